@@ -1,0 +1,30 @@
+//! Core value types shared by every layer of the framework.
+//!
+//! Nothing here knows about devices or backends: these are the words that the backend contract
+//! (`burn-backend`), the backends and the public API all use.
+#![warn(missing_docs)]
+
+mod data;
+mod distribution;
+mod dtype;
+mod element;
+mod error;
+mod options;
+mod scalar;
+mod settings;
+mod shape;
+mod slice;
+mod tolerance;
+
+pub use data::{DataError, TensorData};
+pub use distribution::{Distribution, DistributionSampler};
+pub use dtype::{BoolStore, DType, FloatDType, IntDType, QuantScheme};
+pub use element::{Element, ElementConversion};
+pub use error::ExecutionError;
+pub use half::{bf16, f16};
+pub use options::*;
+pub use scalar::Scalar;
+pub use settings::DeviceSettings;
+pub use shape::Shape;
+pub use slice::{Slice, SliceArg};
+pub use tolerance::Tolerance;

@@ -1,0 +1,142 @@
+//! Option structs of the module operations (convolution, pooling, interpolation, attention,
+//! padding, scatter updates).
+
+/// Options of an N-dimensional convolution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ConvOptions<const N: usize> {
+    /// Step between windows, per spatial dimension.
+    pub stride: [usize; N],
+    /// Zero padding added on both sides, per spatial dimension.
+    pub padding: [usize; N],
+    /// Spacing between kernel taps, per spatial dimension.
+    pub dilation: [usize; N],
+    /// Number of channel groups (1 for a dense convolution).
+    pub groups: usize,
+}
+
+impl<const N: usize> ConvOptions<N> {
+    /// Options with the given stride, padding, dilation and groups.
+    pub fn new(
+        stride: [usize; N],
+        padding: [usize; N],
+        dilation: [usize; N],
+        groups: usize,
+    ) -> Self {
+        Self {
+            stride,
+            padding,
+            dilation,
+            groups,
+        }
+    }
+}
+
+/// Options of an N-dimensional transposed convolution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ConvTransposeOptions<const N: usize> {
+    /// Step between windows of the matching forward convolution.
+    pub stride: [usize; N],
+    /// Padding of the matching forward convolution.
+    pub padding: [usize; N],
+    /// Extra size added to one side of the output.
+    pub padding_out: [usize; N],
+    /// Spacing between kernel taps.
+    pub dilation: [usize; N],
+    /// Number of channel groups.
+    pub groups: usize,
+}
+
+impl<const N: usize> ConvTransposeOptions<N> {
+    /// Options with the given stride, padding, output padding, dilation and groups.
+    pub fn new(
+        stride: [usize; N],
+        padding: [usize; N],
+        padding_out: [usize; N],
+        dilation: [usize; N],
+        groups: usize,
+    ) -> Self {
+        Self {
+            stride,
+            padding,
+            padding_out,
+            dilation,
+            groups,
+        }
+    }
+}
+
+/// How `interpolate` computes new samples.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum InterpolateMode {
+    /// The nearest input sample (PyTorch's `nearest`).
+    Nearest,
+    /// Linear in each of the two spatial dimensions.
+    Bilinear,
+    /// Cubic convolution in each of the two spatial dimensions (a = -0.75).
+    Bicubic,
+}
+
+/// Options of `interpolate`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct InterpolateOptions {
+    /// How to compute samples.
+    pub mode: InterpolateMode,
+    /// Whether the corner samples of input and output are aligned (PyTorch's `align_corners`).
+    pub align_corners: bool,
+}
+
+impl InterpolateOptions {
+    /// Options with the given mode and `align_corners = true`.
+    pub fn new(mode: InterpolateMode) -> Self {
+        Self {
+            mode,
+            align_corners: true,
+        }
+    }
+
+    /// Returns these options with another `align_corners`.
+    pub fn with_align_corners(mut self, align_corners: bool) -> Self {
+        self.align_corners = align_corners;
+        self
+    }
+}
+
+/// Options of scaled dot-product attention.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct AttentionModuleOptions {
+    /// Scale applied to `q·kᵀ`; `None` means `1/sqrt(head_dim)`.
+    pub scale: Option<f64>,
+    /// Soft cap: scores become `softcap * tanh(score / softcap)`.
+    pub softcap: Option<f64>,
+    /// Whether a query may attend only to keys at or before its position.
+    pub is_causal: bool,
+}
+
+/// How `pad` fills the new border.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum PadMode {
+    /// A constant value.
+    Constant(f64),
+    /// The values mirrored at the edge, without repeating the edge (`[2, 1 | 1, 2, 3 | 2]`).
+    Reflect,
+    /// The edge value repeated.
+    Edge,
+    /// Zeros.
+    #[default]
+    Zeros,
+}
+
+/// How a scatter combines an update with the existing value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum IndexingUpdateOp {
+    /// The update is added.
+    Add,
+    /// The update replaces the value.
+    Assign,
+    /// The update multiplies the value.
+    Mul,
+    /// The larger of the two is kept.
+    Max,
+    /// The smaller of the two is kept.
+    Min,
+}

@@ -1,0 +1,33 @@
+//! `DeviceSettings`: the default dtypes a device gives new tensors.
+
+use crate::{BoolStore, DType, FloatDType, IntDType};
+
+/// The dtypes a device uses when an operation does not name one. Locked at the device's first
+/// tensor (see `burn-backend`'s settings registry).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DeviceSettings {
+    /// Default float dtype.
+    pub float_dtype: FloatDType,
+    /// Default int dtype.
+    pub int_dtype: IntDType,
+    /// Default bool dtype.
+    pub bool_dtype: DType,
+}
+
+impl DeviceSettings {
+    /// Settings with the given dtypes.
+    pub fn new(float_dtype: FloatDType, int_dtype: IntDType, bool_store: BoolStore) -> Self {
+        Self {
+            float_dtype,
+            int_dtype,
+            bool_dtype: DType::Bool(bool_store),
+        }
+    }
+}
+
+impl Default for DeviceSettings {
+    /// `f32`, `i64` and native `bool`.
+    fn default() -> Self {
+        Self::new(FloatDType::F32, IntDType::I64, BoolStore::Native)
+    }
+}
