@@ -1,0 +1,165 @@
+//! Shared compositions used by the default op bodies.
+
+use crate::tensor::{BoolTensor, FloatTensor};
+use crate::{Backend, TensorMetadata, read_sync};
+use burn_std::{AttentionModuleOptions, Shape, Slice, TensorData};
+
+/// Applies `f` to every value on the host (for rarely used math without a required op).
+pub(crate) fn float_host_unary<B: Backend>(
+    tensor: FloatTensor<B>,
+    f: impl Fn(f64) -> f64,
+) -> FloatTensor<B> {
+    let device = B::float_device(&tensor);
+    let data = read_sync(B::float_into_data(tensor))
+        .unwrap_or_else(|e| panic!("reading a float tensor failed: {e}"));
+    let dtype = data.dtype;
+    let values: Vec<f64> = data.iter::<f64>().map(f).collect();
+    B::float_from_data(
+        TensorData::new(values, data.shape).convert_dtype(dtype),
+        &device,
+    )
+}
+
+/// Applies `f` pairwise on the host, broadcasting both operands first.
+pub(crate) fn float_host_binary<B: Backend>(
+    lhs: FloatTensor<B>,
+    rhs: FloatTensor<B>,
+    f: impl Fn(f64, f64) -> f64,
+) -> FloatTensor<B> {
+    let shape = lhs.shape().broadcast(&rhs.shape()).unwrap_or_else(|| {
+        panic!(
+            "cannot broadcast shapes {:?} and {:?}",
+            lhs.shape(),
+            rhs.shape()
+        )
+    });
+    let device = B::float_device(&lhs);
+    let read = |t: FloatTensor<B>| {
+        read_sync(B::float_into_data(B::float_expand(t, shape.clone())))
+            .unwrap_or_else(|e| panic!("reading a float tensor failed: {e}"))
+    };
+    let (a, b) = (read(lhs), read(rhs));
+    let dtype = a.dtype;
+    let values: Vec<f64> = a
+        .iter::<f64>()
+        .zip(b.iter::<f64>())
+        .map(|(x, y)| f(x, y))
+        .collect();
+    B::float_from_data(TensorData::new(values, shape).convert_dtype(dtype), &device)
+}
+
+/// Concatenation by writing each input into its slot of an empty output.
+pub(crate) fn cat_with_slice_assign<T: TensorMetadata>(
+    tensors: Vec<T>,
+    dim: usize,
+    empty: impl FnOnce(Shape) -> T,
+    slice_assign: impl Fn(T, &[Slice], T) -> T,
+) -> T {
+    let mut shape = tensors[0].shape();
+    shape[dim] = tensors.iter().map(|t| t.shape()[dim]).sum();
+    let rank = shape.num_dims();
+    let mut output = empty(shape);
+    let mut start = 0;
+    for tensor in tensors {
+        let len = tensor.shape()[dim];
+        let mut slices = vec![Slice::full(); rank];
+        slices[dim] = Slice::new(start as isize, Some((start + len) as isize), 1);
+        output = slice_assign(output, &slices, tensor);
+        start += len;
+    }
+    output
+}
+
+/// Stable argsort along `dim` on the host (NaN last when ascending, first when descending).
+pub(crate) fn argsort_host(data: &TensorData, dim: usize, descending: bool) -> TensorData {
+    let shape = data.shape.clone();
+    let values: Vec<f64> = data.iter::<f64>().collect();
+    let size = shape[dim];
+    let inner: usize = shape.dims[dim + 1..].iter().product();
+    let outer: usize = shape.dims[..dim].iter().product();
+    let mut out = vec![0i64; values.len()];
+    let mut order: Vec<usize> = Vec::with_capacity(size);
+    for o in 0..outer {
+        for i in 0..inner {
+            let at = |k: usize| values[(o * size + k) * inner + i];
+            order.clear();
+            order.extend(0..size);
+            order.sort_by(|&a, &b| {
+                let (x, y) = (at(a), at(b));
+                let ord = x
+                    .partial_cmp(&y)
+                    .unwrap_or_else(|| x.is_nan().cmp(&y.is_nan()));
+                if descending { ord.reverse() } else { ord }
+            });
+            for (k, &src) in order.iter().enumerate() {
+                out[(o * size + k) * inner + i] = src as i64;
+            }
+        }
+    }
+    TensorData::new(out, shape)
+}
+
+/// The row-major coordinates of the non-zero values, shape `[count, rank]`.
+pub(crate) fn argwhere_host(data: &TensorData) -> TensorData {
+    let dims = &data.shape.dims;
+    let rank = dims.len();
+    let strides = data.shape.contiguous_strides();
+    let mut count = 0;
+    let mut exact = Vec::new();
+    for (flat, value) in data.iter::<bool>().enumerate() {
+        if value {
+            count += 1;
+            for (d, stride) in strides.iter().enumerate() {
+                exact.push(((flat / stride) % dims[d]) as i64);
+            }
+        }
+    }
+    TensorData::new(exact, [count, rank])
+}
+
+/// Attention from matmul and a numerically stable softmax; a row with every key masked gives
+/// zeros.
+pub(crate) fn attention_composed<B: Backend>(
+    query: FloatTensor<B>,
+    key: FloatTensor<B>,
+    value: FloatTensor<B>,
+    mask: Option<BoolTensor<B>>,
+    options: AttentionModuleOptions,
+) -> FloatTensor<B> {
+    let q_shape = query.shape();
+    let rank = q_shape.num_dims();
+    let head_dim = q_shape[rank - 1];
+    let scale = options.scale.unwrap_or(1.0 / (head_dim as f64).sqrt());
+    let mut scores = B::float_mul_scalar(
+        B::float_matmul(query, B::float_transpose(key)),
+        scale.into(),
+    );
+    if let Some(cap) = options.softcap {
+        scores = B::float_mul_scalar(
+            B::float_tanh(B::float_div_scalar(scores, cap.into())),
+            cap.into(),
+        );
+    }
+    let score_shape = scores.shape();
+    let device = B::float_device(&scores);
+    if options.is_causal {
+        let (lq, lk) = (score_shape[rank - 2], score_shape[rank - 1]);
+        let values: Vec<bool> = (0..lq * lk).map(|i| i % lk > i / lk).collect();
+        let causal = B::bool_from_data(TensorData::new(values, [lq, lk]), &device);
+        let causal = B::bool_expand(causal, score_shape.clone());
+        scores = B::float_mask_fill(scores, causal, f64::NEG_INFINITY.into());
+    }
+    if let Some(mask) = mask {
+        let mask = B::bool_expand(mask, score_shape.clone());
+        scores = B::float_mask_fill(scores, mask, f64::NEG_INFINITY.into());
+    }
+    let last = rank - 1;
+    let max = B::float_max_dim(scores.clone(), last);
+    let all_masked = B::float_equal_elem(max.clone(), f64::NEG_INFINITY.into());
+    let max = B::float_mask_fill(max, all_masked, 0.0.into());
+    let exp = B::float_exp(B::float_sub(scores, max));
+    let sum = B::float_sum_dim(exp.clone(), last);
+    let empty = B::float_equal_elem(sum.clone(), 0.0.into());
+    let sum = B::float_mask_fill(sum, empty, 1.0.into());
+    B::float_matmul(B::float_div(exp, sum), value)
+}

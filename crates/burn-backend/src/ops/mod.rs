@@ -1,0 +1,22 @@
+//! The ops traits. Each lists its required operations first, then the ones with default bodies.
+
+mod activation;
+mod bool;
+pub(crate) mod defaults;
+mod float;
+mod int;
+mod module;
+mod qtensor;
+mod transaction;
+
+pub use activation::ActivationOps;
+pub use bool::BoolTensorOps;
+pub use burn_std::{
+    AttentionModuleOptions, ConvOptions, ConvTransposeOptions, IndexingUpdateOp, InterpolateMode,
+    InterpolateOptions, PadMode,
+};
+pub use float::FloatTensorOps;
+pub use int::IntTensorOps;
+pub use module::{MaxPool1dWithIndices, MaxPool2dWithIndices, ModuleOps};
+pub use qtensor::QTensorOps;
+pub use transaction::{TransactionOps, TransactionPrimitive, TransactionPrimitiveData};
