@@ -21,8 +21,25 @@ impl DeviceId {
     }
 }
 
+/// What kind of hardware a device is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DeviceKind {
+    /// The host CPU.
+    Cpu,
+    /// A discrete GPU.
+    DiscreteGpu,
+    /// A GPU integrated with the CPU.
+    IntegratedGpu,
+    /// A software or virtual GPU (e.g. lavapipe).
+    VirtualGpu,
+}
+
 /// What every backend's device type provides.
 pub trait DeviceOps: Clone + Debug + Default + PartialEq + Eq + Send + Sync + 'static {
     /// The device's identity.
     fn id(&self) -> DeviceId;
+    /// The kind of hardware (CPU unless a backend on an accelerator says otherwise).
+    fn kind(&self) -> DeviceKind {
+        DeviceKind::Cpu
+    }
 }

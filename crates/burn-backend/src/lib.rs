@@ -14,7 +14,7 @@ pub mod tensor;
 
 pub use backend::{AutodiffBackend, Backend, BackendTypes, DTypeUsage, GraphUnsupported};
 pub use burn_std::*;
-pub use device::{DeviceId, DeviceOps};
+pub use device::{DeviceId, DeviceKind, DeviceOps};
 pub use metadata::TensorMetadata;
 pub use read::read_sync;
 pub use settings::{SettingsError, get_device_settings, set_device_settings, settings_locked};

@@ -108,7 +108,8 @@ pub struct AttentionModuleOptions {
     pub scale: Option<f64>,
     /// Soft cap: scores become `softcap * tanh(score / softcap)`.
     pub softcap: Option<f64>,
-    /// Whether a query may attend only to keys at or before its position.
+    /// Whether a query may attend only to keys at or before its position (aligned to the
+    /// bottom-right corner when the query and key lengths differ, as in Burn).
     pub is_causal: bool,
 }
 

@@ -144,7 +144,11 @@ pub(crate) fn attention_composed<B: Backend>(
     let device = B::float_device(&scores);
     if options.is_causal {
         let (lq, lk) = (score_shape[rank - 2], score_shape[rank - 1]);
-        let values: Vec<bool> = (0..lq * lk).map(|i| i % lk > i / lk).collect();
+        // Bottom-right aligned (as Burn): key j is hidden from query i when j > i + lk - lq.
+        let offset = lk as i64 - lq as i64;
+        let values: Vec<bool> = (0..lq * lk)
+            .map(|i| (i % lk) as i64 > (i / lk) as i64 + offset)
+            .collect();
         let causal = B::bool_from_data(TensorData::new(values, [lq, lk]), &device);
         let causal = B::bool_expand(causal, score_shape.clone());
         scores = B::float_mask_fill(scores, causal, f64::NEG_INFINITY.into());

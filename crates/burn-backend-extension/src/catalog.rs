@@ -1,0 +1,23 @@
+//! The catalog: the one list of executing backends.
+//!
+//! Each entry names the `DispatchDevice` / `DispatchTensor` variant, the backend type, and the
+//! cargo feature of `burn-dispatch` that compiles it. `burn-dispatch` expands this list (through
+//! `backend_catalog!`) into its enums and routing; `#[backend_extension]` reads it too.
+//! Adding a backend = one entry here + the backend crate behind that feature.
+
+/// One executing backend.
+pub struct CatalogEntry {
+    /// The variant name in `DispatchDevice` and `DispatchTensor`.
+    pub variant: &'static str,
+    /// The path of the backend type, from `burn-dispatch`.
+    pub backend: &'static str,
+    /// The feature of `burn-dispatch` that compiles this backend.
+    pub feature: &'static str,
+}
+
+/// The executing backends, in order of preference for the default device.
+pub const CATALOG: &[CatalogEntry] = &[CatalogEntry {
+    variant: "Flex",
+    backend: "::burn_flex::Flex",
+    feature: "flex",
+}];

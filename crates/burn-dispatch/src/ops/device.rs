@@ -1,0 +1,82 @@
+//! The backend's types, `Backend` itself, and device and tensor metadata.
+
+use super::prelude::*;
+use burn_backend::{BackendTypes, DTypeUsage, DeviceId, DeviceOps, GraphUnsupported};
+
+impl BackendTypes for Dispatch {
+    type Device = DispatchDevice;
+    type FloatTensorPrimitive = DispatchTensor;
+    type IntTensorPrimitive = DispatchTensor;
+    type BoolTensorPrimitive = DispatchTensor;
+    type QuantizedTensorPrimitive = DispatchTensor;
+    type GraphPrimitive = GraphUnsupported;
+}
+
+impl Backend for Dispatch {
+    fn name(device: &DispatchDevice) -> String {
+        dispatch_device!(device, E, B => B::name(&E::device(device)))
+    }
+    fn seed(device: &DispatchDevice, seed: u64) {
+        dispatch_device!(device, E, B => B::seed(&E::device(device), seed))
+    }
+    fn sync(device: &DispatchDevice) -> Result<(), ExecutionError> {
+        dispatch_device!(device, E, B => B::sync(&E::device(device)))
+    }
+    fn flush(device: &DispatchDevice) {
+        dispatch_device!(device, E, B => B::flush(&E::device(device)))
+    }
+    fn dtype_usage(device: &DispatchDevice, dtype: DType) -> DTypeUsage {
+        dispatch_device!(device, E, B => B::dtype_usage(&E::device(device), dtype))
+    }
+    fn default_settings(device: &DispatchDevice) -> burn_backend::DeviceSettings {
+        dispatch_device!(device, E, B => B::default_settings(&E::device(device)))
+    }
+    fn memory_cleanup(device: &DispatchDevice) {
+        dispatch_device!(device, E, B => B::memory_cleanup(&E::device(device)))
+    }
+    fn ad_enabled(device: &DispatchDevice) -> bool {
+        dispatch_device!(device, E, B => B::ad_enabled(&E::device(device)))
+    }
+}
+
+impl DeviceOps for DispatchDevice {
+    /// The id of the backend device inside: a dispatch view shares its settings.
+    fn id(&self) -> DeviceId {
+        dispatch_device!(self, E, B => E::device(self).id())
+    }
+    fn kind(&self) -> burn_backend::DeviceKind {
+        dispatch_device!(self, E, B => E::device(self).kind())
+    }
+}
+
+impl Default for DispatchDevice {
+    /// The device `BURN_DEVICE` names (a catalog variant, case-insensitive, e.g. `flex`), else
+    /// the first compiled backend of the catalog.
+    fn default() -> Self {
+        let compiled = DispatchDevice::compiled_defaults();
+        match std::env::var("BURN_DEVICE") {
+            Ok(name) if !name.trim().is_empty() => compiled
+                .iter()
+                .find(|d| d.backend_name().eq_ignore_ascii_case(name.trim()))
+                .cloned()
+                .unwrap_or_else(|| {
+                    let names: Vec<&str> = compiled.iter().map(|d| d.backend_name()).collect();
+                    panic!(
+                        "BURN_DEVICE={name:?} names no compiled backend; expected one of {names:?}"
+                    )
+                }),
+            _ => compiled.into_iter().next().unwrap_or_else(|| {
+                panic!("no backend is compiled: enable a backend feature (e.g. `flex`)")
+            }),
+        }
+    }
+}
+
+impl TensorMetadata for DispatchTensor {
+    fn dtype(&self) -> DType {
+        dispatch!(self, E, B => E::unwrap_ref(self).dtype())
+    }
+    fn shape(&self) -> Shape {
+        dispatch!(self, E, B => E::unwrap_ref(self).shape())
+    }
+}

@@ -1,0 +1,154 @@
+//! Float operations routed to the tensor's backend.
+
+use super::prelude::*;
+use core::future::Future;
+
+type T = DispatchTensor;
+
+impl FloatTensorOps<Self> for Dispatch {
+    fn float_from_data(data: TensorData, device: &DispatchDevice) -> T {
+        dispatch_device!(device, E, B => E::wrap_float(B::float_from_data(data, &E::device(device))))
+    }
+    fn float_random(
+        shape: Shape,
+        distribution: Distribution,
+        device: &DispatchDevice,
+        dtype: FloatDType,
+    ) -> T {
+        dispatch_device!(device, E, B => E::wrap_float(B::float_random(shape, distribution, &E::device(device), dtype)))
+    }
+    fn float_empty(shape: Shape, device: &DispatchDevice, dtype: FloatDType) -> T {
+        dispatch_device!(device, E, B => E::wrap_float(B::float_empty(shape, &E::device(device), dtype)))
+    }
+    fn float_zeros(shape: Shape, device: &DispatchDevice, dtype: FloatDType) -> T {
+        dispatch_device!(device, E, B => E::wrap_float(B::float_zeros(shape, &E::device(device), dtype)))
+    }
+    fn float_ones(shape: Shape, device: &DispatchDevice, dtype: FloatDType) -> T {
+        dispatch_device!(device, E, B => E::wrap_float(B::float_ones(shape, &E::device(device), dtype)))
+    }
+    fn float_full(shape: Shape, value: Scalar, device: &DispatchDevice, dtype: FloatDType) -> T {
+        dispatch_device!(device, E, B => E::wrap_float(B::float_full(shape, value, &E::device(device), dtype)))
+    }
+    fn float_into_data(
+        tensor: T,
+    ) -> impl Future<Output = Result<TensorData, ExecutionError>> + Send {
+        async move { dispatch!(&tensor, E, B => B::float_into_data(E::float(tensor)).await) }
+    }
+    fn float_device(tensor: &T) -> DispatchDevice {
+        dispatch!(tensor, E, B => E::wrap_device(match E::unwrap_ref(tensor) {
+            BackendTensor::Float(t) => B::float_device(t),
+            other => panic!("float_device: expected a float tensor, got a {} tensor", other.kind()),
+        }))
+    }
+    fn float_to_device(tensor: T, device: &DispatchDevice) -> T {
+        super::transfer::float_to_device(tensor, device)
+    }
+    fn float_cat(tensors: Vec<T>, dim: usize) -> T {
+        dispatch!(&tensors[0], E, B => E::wrap_float(B::float_cat(convert_in!(E, floats, tensors), dim)))
+    }
+
+    forward! {
+        fn float_into_int(tensor: T => float, out_dtype: IntDType => val) -> T => int;
+        fn float_cast(tensor: T => float, dtype: FloatDType => val) -> T => float;
+        fn float_add(lhs: T => float, rhs: T => float) -> T => float;
+        fn float_add_scalar(lhs: T => float, rhs: Scalar => val) -> T => float;
+        fn float_sub(lhs: T => float, rhs: T => float) -> T => float;
+        fn float_sub_scalar(lhs: T => float, rhs: Scalar => val) -> T => float;
+        fn float_mul(lhs: T => float, rhs: T => float) -> T => float;
+        fn float_mul_scalar(lhs: T => float, rhs: Scalar => val) -> T => float;
+        fn float_div(lhs: T => float, rhs: T => float) -> T => float;
+        fn float_div_scalar(lhs: T => float, rhs: Scalar => val) -> T => float;
+        fn float_remainder(lhs: T => float, rhs: T => float) -> T => float;
+        fn float_remainder_scalar(lhs: T => float, rhs: Scalar => val) -> T => float;
+        fn float_powf(lhs: T => float, rhs: T => float) -> T => float;
+        fn float_powf_scalar(lhs: T => float, rhs: Scalar => val) -> T => float;
+        fn float_powi(lhs: T => float, rhs: T => int) -> T => float;
+        fn float_powi_scalar(lhs: T => float, rhs: Scalar => val) -> T => float;
+        fn float_matmul(lhs: T => float, rhs: T => float) -> T => float;
+        fn float_recip(tensor: T => float) -> T => float;
+        fn float_exp(tensor: T => float) -> T => float;
+        fn float_log(tensor: T => float) -> T => float;
+        fn float_log1p(tensor: T => float) -> T => float;
+        fn float_sqrt(tensor: T => float) -> T => float;
+        fn float_abs(tensor: T => float) -> T => float;
+        fn float_neg(tensor: T => float) -> T => float;
+        fn float_cos(tensor: T => float) -> T => float;
+        fn float_sin(tensor: T => float) -> T => float;
+        fn float_tan(tensor: T => float) -> T => float;
+        fn float_cosh(tensor: T => float) -> T => float;
+        fn float_sinh(tensor: T => float) -> T => float;
+        fn float_tanh(tensor: T => float) -> T => float;
+        fn float_asin(tensor: T => float) -> T => float;
+        fn float_acos(tensor: T => float) -> T => float;
+        fn float_atan(tensor: T => float) -> T => float;
+        fn float_asinh(tensor: T => float) -> T => float;
+        fn float_acosh(tensor: T => float) -> T => float;
+        fn float_atanh(tensor: T => float) -> T => float;
+        fn float_atan2(lhs: T => float, rhs: T => float) -> T => float;
+        fn float_erf(tensor: T => float) -> T => float;
+        fn float_round(tensor: T => float) -> T => float;
+        fn float_floor(tensor: T => float) -> T => float;
+        fn float_ceil(tensor: T => float) -> T => float;
+        fn float_trunc(tensor: T => float) -> T => float;
+        fn float_sign(tensor: T => float) -> T => float;
+        fn float_is_nan(tensor: T => float) -> T => bool;
+        fn float_is_inf(tensor: T => float) -> T => bool;
+        fn float_clamp(tensor: T => float, min: Scalar => val, max: Scalar => val) -> T => float;
+        fn float_clamp_min(tensor: T => float, min: Scalar => val) -> T => float;
+        fn float_clamp_max(tensor: T => float, max: Scalar => val) -> T => float;
+        fn float_swap_dims(tensor: T => float, dim1: usize => val, dim2: usize => val) -> T => float;
+        fn float_transpose(tensor: T => float) -> T => float;
+        fn float_permute(tensor: T => float, axes: &[usize] => val) -> T => float;
+        fn float_flip(tensor: T => float, axes: &[usize] => val) -> T => float;
+        fn float_reshape(tensor: T => float, shape: Shape => val) -> T => float;
+        fn float_expand(tensor: T => float, shape: Shape => val) -> T => float;
+        fn float_slice(tensor: T => float, slices: &[Slice] => val) -> T => float;
+        fn float_slice_assign(tensor: T => float, slices: &[Slice] => val, value: T => float) -> T => float;
+        fn float_repeat_dim(tensor: T => float, dim: usize => val, times: usize => val) -> T => float;
+        fn float_gather[tensor](dim: usize => val, tensor: T => float, indices: T => int) -> T => float;
+        fn float_scatter[tensor](dim: usize => val, tensor: T => float, indices: T => int, value: T => float, update: IndexingUpdateOp => val) -> T => float;
+        fn float_select(tensor: T => float, dim: usize => val, indices: T => int) -> T => float;
+        fn float_select_add(tensor: T => float, dim: usize => val, indices: T => int, value: T => float) -> T => float;
+        fn float_mask_where(tensor: T => float, mask: T => bool, value: T => float) -> T => float;
+        fn float_mask_fill(tensor: T => float, mask: T => bool, value: Scalar => val) -> T => float;
+        fn float_equal(lhs: T => float, rhs: T => float) -> T => bool;
+        fn float_equal_elem(lhs: T => float, rhs: Scalar => val) -> T => bool;
+        fn float_not_equal(lhs: T => float, rhs: T => float) -> T => bool;
+        fn float_not_equal_elem(lhs: T => float, rhs: Scalar => val) -> T => bool;
+        fn float_greater(lhs: T => float, rhs: T => float) -> T => bool;
+        fn float_greater_elem(lhs: T => float, rhs: Scalar => val) -> T => bool;
+        fn float_greater_equal(lhs: T => float, rhs: T => float) -> T => bool;
+        fn float_greater_equal_elem(lhs: T => float, rhs: Scalar => val) -> T => bool;
+        fn float_lower(lhs: T => float, rhs: T => float) -> T => bool;
+        fn float_lower_elem(lhs: T => float, rhs: Scalar => val) -> T => bool;
+        fn float_lower_equal(lhs: T => float, rhs: T => float) -> T => bool;
+        fn float_lower_equal_elem(lhs: T => float, rhs: Scalar => val) -> T => bool;
+        fn float_sum(tensor: T => float) -> T => float;
+        fn float_sum_dim(tensor: T => float, dim: usize => val) -> T => float;
+        fn float_prod(tensor: T => float) -> T => float;
+        fn float_prod_dim(tensor: T => float, dim: usize => val) -> T => float;
+        fn float_mean(tensor: T => float) -> T => float;
+        fn float_mean_dim(tensor: T => float, dim: usize => val) -> T => float;
+        fn float_max(tensor: T => float) -> T => float;
+        fn float_max_dim(tensor: T => float, dim: usize => val) -> T => float;
+        fn float_max_dim_with_indices(tensor: T => float, dim: usize => val) -> (T, T) => float_int;
+        fn float_min(tensor: T => float) -> T => float;
+        fn float_min_dim(tensor: T => float, dim: usize => val) -> T => float;
+        fn float_min_dim_with_indices(tensor: T => float, dim: usize => val) -> (T, T) => float_int;
+        fn float_max_abs(tensor: T => float) -> T => float;
+        fn float_max_abs_dim(tensor: T => float, dim: usize => val) -> T => float;
+        fn float_argmax(tensor: T => float, dim: usize => val) -> T => int;
+        fn float_argmin(tensor: T => float, dim: usize => val) -> T => int;
+        fn float_any(tensor: T => float) -> T => bool;
+        fn float_any_dim(tensor: T => float, dim: usize => val) -> T => bool;
+        fn float_all(tensor: T => float) -> T => bool;
+        fn float_all_dim(tensor: T => float, dim: usize => val) -> T => bool;
+        fn float_cumsum(tensor: T => float, dim: usize => val) -> T => float;
+        fn float_cumprod(tensor: T => float, dim: usize => val) -> T => float;
+        fn float_cummin(tensor: T => float, dim: usize => val) -> T => float;
+        fn float_cummax(tensor: T => float, dim: usize => val) -> T => float;
+        fn float_sort(tensor: T => float, dim: usize => val, descending: bool => val) -> T => float;
+        fn float_sort_with_indices(tensor: T => float, dim: usize => val, descending: bool => val) -> (T, T) => float_int;
+        fn float_argsort(tensor: T => float, dim: usize => val, descending: bool => val) -> T => int;
+    }
+}

@@ -1,0 +1,55 @@
+//! Module operations routed to the input's backend.
+
+use super::prelude::*;
+
+type T = DispatchTensor;
+
+impl ModuleOps<Self> for Dispatch {
+    fn max_pool2d_with_indices(
+        x: T,
+        kernel_size: [usize; 2],
+        stride: [usize; 2],
+        padding: [usize; 2],
+        dilation: [usize; 2],
+        ceil_mode: bool,
+    ) -> MaxPool2dWithIndices<Self> {
+        dispatch!(&x, E, B => {
+            let out = B::max_pool2d_with_indices(E::float(x), kernel_size, stride, padding, dilation, ceil_mode);
+            MaxPool2dWithIndices { output: E::wrap_float(out.output), indices: E::wrap_int(out.indices) }
+        })
+    }
+    fn max_pool1d_with_indices(
+        x: T,
+        kernel_size: usize,
+        stride: usize,
+        padding: usize,
+        dilation: usize,
+        ceil_mode: bool,
+    ) -> MaxPool1dWithIndices<Self> {
+        dispatch!(&x, E, B => {
+            let out = B::max_pool1d_with_indices(E::float(x), kernel_size, stride, padding, dilation, ceil_mode);
+            MaxPool1dWithIndices { output: E::wrap_float(out.output), indices: E::wrap_int(out.indices) }
+        })
+    }
+
+    forward! {
+        fn conv2d(x: T => float, weight: T => float, bias: Option<T> => opt_float, options: ConvOptions<2> => val) -> T => float;
+        fn conv1d(x: T => float, weight: T => float, bias: Option<T> => opt_float, options: ConvOptions<1> => val) -> T => float;
+        fn conv_transpose2d(x: T => float, weight: T => float, bias: Option<T> => opt_float, options: ConvTransposeOptions<2> => val) -> T => float;
+        fn conv_transpose1d(x: T => float, weight: T => float, bias: Option<T> => opt_float, options: ConvTransposeOptions<1> => val) -> T => float;
+        fn avg_pool2d(x: T => float, kernel_size: [usize; 2] => val, stride: [usize; 2] => val, padding: [usize; 2] => val, count_include_pad: bool => val, ceil_mode: bool => val) -> T => float;
+        fn avg_pool2d_backward(x: T => float, grad: T => float, kernel_size: [usize; 2] => val, stride: [usize; 2] => val, padding: [usize; 2] => val, count_include_pad: bool => val, ceil_mode: bool => val) -> T => float;
+        fn avg_pool1d(x: T => float, kernel_size: usize => val, stride: usize => val, padding: usize => val, count_include_pad: bool => val, ceil_mode: bool => val) -> T => float;
+        fn adaptive_avg_pool2d(x: T => float, output_size: [usize; 2] => val) -> T => float;
+        fn adaptive_avg_pool2d_backward(x: T => float, grad: T => float) -> T => float;
+        fn adaptive_avg_pool1d(x: T => float, output_size: usize => val) -> T => float;
+        fn max_pool2d(x: T => float, kernel_size: [usize; 2] => val, stride: [usize; 2] => val, padding: [usize; 2] => val, dilation: [usize; 2] => val, ceil_mode: bool => val) -> T => float;
+        fn max_pool1d(x: T => float, kernel_size: usize => val, stride: usize => val, padding: usize => val, dilation: usize => val, ceil_mode: bool => val) -> T => float;
+        fn max_pool2d_with_indices_backward(x: T => float, grad: T => float, indices: T => int) -> T => float;
+        fn interpolate(x: T => float, output_size: [usize; 2] => val, options: InterpolateOptions => val) -> T => float;
+        fn interpolate_backward(x: T => float, grad: T => float, output_size: [usize; 2] => val, options: InterpolateOptions => val) -> T => float;
+        fn embedding(weights: T => float, indices: T => int) -> T => float;
+        fn embedding_backward(weights: T => float, output_grad: T => float, indices: T => int) -> T => float;
+        fn attention(query: T => float, key: T => float, value: T => float, mask: Option<T> => opt_bool, options: AttentionModuleOptions => val) -> T => float;
+    }
+}

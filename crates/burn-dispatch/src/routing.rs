@@ -1,0 +1,226 @@
+//! `define_dispatch!`: what the catalog expands into.
+
+/// Expands catalog entries (`$ [Variant, path::Backend, "feature"] …`, as handed over by
+/// `burn_backend_extension::backend_catalog!`) into, in the calling module:
+///
+/// - `Dispatch`, the routing backend type;
+/// - `DispatchDevice` and `DispatchTensor`, one variant per entry, each behind its feature;
+/// - `BackendEntry`, implemented by one marker type per entry in `entries`, to wrap and unwrap
+///   that variant;
+/// - `dispatch!(tensor_ref, E, B => body)` and `dispatch_device!(device_ref, E, B => body)`,
+///   which run `body` with `E` bound to the entry and `B` to the backend of the variant.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! define_dispatch {
+    ($d:tt $([$variant:ident, $backend:path, $feature:literal])*) => {
+        /// The backend the public API runs on: routes each operation to the backend of the
+        /// tensor's (or device's) catalog variant.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct Dispatch;
+
+        /// A device of any compiled backend of the catalog.
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum DispatchDevice {
+            $(
+                #[cfg(feature = $feature)]
+                #[doc = concat!("A device of the `", stringify!($variant), "` backend.")]
+                $variant(<$backend as $crate::__private::BackendTypes>::Device),
+            )*
+        }
+
+        /// A tensor of any compiled backend of the catalog.
+        #[derive(Clone, Debug)]
+        pub enum DispatchTensor {
+            $(
+                #[cfg(feature = $feature)]
+                #[doc = concat!("A tensor of the `", stringify!($variant), "` backend.")]
+                $variant($crate::BackendTensor<$backend>),
+            )*
+        }
+
+        /// Wraps and unwraps the variant of one catalog entry.
+        pub trait BackendEntry {
+            /// The entry's backend.
+            type Backend: $crate::__private::Backend;
+            /// The entry's variant name.
+            const NAME: &'static str;
+
+            /// The tensor as this entry's variant.
+            fn wrap(tensor: $crate::BackendTensor<Self::Backend>) -> DispatchTensor;
+            /// The tensor of this entry's variant; panics for another backend.
+            fn unwrap(tensor: DispatchTensor) -> $crate::BackendTensor<Self::Backend>;
+            /// A reference to the tensor of this entry's variant; panics for another backend.
+            fn unwrap_ref(tensor: &DispatchTensor) -> &$crate::BackendTensor<Self::Backend>;
+            /// The device as this entry's variant.
+            fn wrap_device(
+                device: <Self::Backend as $crate::__private::BackendTypes>::Device,
+            ) -> DispatchDevice;
+            /// The device of this entry's variant; panics for another backend.
+            fn device(
+                device: &DispatchDevice,
+            ) -> <Self::Backend as $crate::__private::BackendTypes>::Device;
+
+            /// The float primitive of a tensor of this entry.
+            fn float(
+                tensor: DispatchTensor,
+            ) -> $crate::__private::FloatTensor<Self::Backend> {
+                Self::unwrap(tensor).into_float()
+            }
+            /// The int primitive of a tensor of this entry.
+            fn int(tensor: DispatchTensor) -> $crate::__private::IntTensor<Self::Backend> {
+                Self::unwrap(tensor).into_int()
+            }
+            /// The bool primitive of a tensor of this entry.
+            fn bool(tensor: DispatchTensor) -> $crate::__private::BoolTensor<Self::Backend> {
+                Self::unwrap(tensor).into_bool()
+            }
+            /// A float primitive as a dispatch tensor.
+            fn wrap_float(
+                tensor: $crate::__private::FloatTensor<Self::Backend>,
+            ) -> DispatchTensor {
+                Self::wrap($crate::BackendTensor::Float(tensor))
+            }
+            /// An int primitive as a dispatch tensor.
+            fn wrap_int(tensor: $crate::__private::IntTensor<Self::Backend>) -> DispatchTensor {
+                Self::wrap($crate::BackendTensor::Int(tensor))
+            }
+            /// A bool primitive as a dispatch tensor.
+            fn wrap_bool(tensor: $crate::__private::BoolTensor<Self::Backend>) -> DispatchTensor {
+                Self::wrap($crate::BackendTensor::Bool(tensor))
+            }
+        }
+
+        /// One marker type per catalog entry.
+        pub mod entries {
+            $(
+                #[cfg(feature = $feature)]
+                #[doc = concat!("The `", stringify!($variant), "` entry.")]
+                #[derive(Debug, Clone, Copy)]
+                pub struct $variant;
+            )*
+        }
+
+        $(
+            #[cfg(feature = $feature)]
+            impl BackendEntry for entries::$variant {
+                type Backend = $backend;
+                const NAME: &'static str = stringify!($variant);
+
+                fn wrap(tensor: $crate::BackendTensor<$backend>) -> DispatchTensor {
+                    DispatchTensor::$variant(tensor)
+                }
+                fn unwrap(tensor: DispatchTensor) -> $crate::BackendTensor<$backend> {
+                    #[allow(unreachable_patterns)]
+                    match tensor {
+                        DispatchTensor::$variant(tensor) => tensor,
+                        other => panic!(
+                            "expected a tensor on a {} device, got one on a {} device; move \
+                             tensors to one device with `to_device` before combining them",
+                            stringify!($variant),
+                            other.backend_name()
+                        ),
+                    }
+                }
+                fn unwrap_ref(tensor: &DispatchTensor) -> &$crate::BackendTensor<$backend> {
+                    #[allow(unreachable_patterns)]
+                    match tensor {
+                        DispatchTensor::$variant(tensor) => tensor,
+                        other => panic!(
+                            "expected a tensor on a {} device, got one on a {} device",
+                            stringify!($variant),
+                            other.backend_name()
+                        ),
+                    }
+                }
+                fn wrap_device(
+                    device: <$backend as $crate::__private::BackendTypes>::Device,
+                ) -> DispatchDevice {
+                    DispatchDevice::$variant(device)
+                }
+                fn device(
+                    device: &DispatchDevice,
+                ) -> <$backend as $crate::__private::BackendTypes>::Device {
+                    #[allow(unreachable_patterns)]
+                    match device {
+                        DispatchDevice::$variant(device) => device.clone(),
+                        other => panic!(
+                            "expected a {} device, got {other:?}",
+                            stringify!($variant)
+                        ),
+                    }
+                }
+            }
+        )*
+
+        #[allow(unused_macros)]
+        macro_rules! dispatch {
+            ($d tensor:expr, $d E:ident, $d B:ident => $d body:expr) => {
+                match $d tensor {
+                    $(
+                        #[cfg(feature = $feature)]
+                        DispatchTensor::$variant(_) => {
+                            #[allow(dead_code)]
+                            type $d E = entries::$variant;
+                            #[allow(dead_code)]
+                            type $d B = $backend;
+                            $d body
+                        }
+                    )*
+                }
+            };
+        }
+
+        #[allow(unused_macros)]
+        macro_rules! dispatch_device {
+            ($d device:expr, $d E:ident, $d B:ident => $d body:expr) => {
+                match $d device {
+                    $(
+                        #[cfg(feature = $feature)]
+                        DispatchDevice::$variant(_) => {
+                            #[allow(dead_code)]
+                            type $d E = entries::$variant;
+                            #[allow(dead_code)]
+                            type $d B = $backend;
+                            $d body
+                        }
+                    )*
+                }
+            };
+        }
+
+        impl DispatchTensor {
+            /// The name of the catalog variant holding this tensor.
+            pub fn backend_name(&self) -> &'static str {
+                match self {
+                    $(
+                        #[cfg(feature = $feature)]
+                        DispatchTensor::$variant(_) => stringify!($variant),
+                    )*
+                }
+            }
+        }
+
+        impl DispatchDevice {
+            /// The name of the catalog variant of this device.
+            pub fn backend_name(&self) -> &'static str {
+                match self {
+                    $(
+                        #[cfg(feature = $feature)]
+                        DispatchDevice::$variant(_) => stringify!($variant),
+                    )*
+                }
+            }
+
+            /// The default device of every compiled backend, in catalog order.
+            pub fn compiled_defaults() -> Vec<DispatchDevice> {
+                #[allow(unused_mut)]
+                let mut devices = Vec::new();
+                $(
+                    #[cfg(feature = $feature)]
+                    devices.push(DispatchDevice::$variant(Default::default()));
+                )*
+                devices
+            }
+        }
+    };
+}

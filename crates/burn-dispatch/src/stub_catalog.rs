@@ -1,0 +1,39 @@
+//! The catalog is the only list of backends: expanding it with one extra stub entry gives a
+//! `DispatchDevice` / `DispatchTensor` with that variant, and the unchanged op files route
+//! through it.
+//!
+//! The stub reuses Flex as its backend type under another variant name, so nothing but the
+//! entry differs.
+
+burn_backend_extension::backend_catalog!(crate::define_dispatch, [Stub, ::burn_flex::Flex, "flex"]);
+
+#[path = "ops/mod.rs"]
+mod ops;
+
+use burn_backend::ops::{FloatTensorOps, IntTensorOps};
+use burn_backend::{Backend, DeviceOps, IntDType, TensorData, read_sync};
+use burn_flex::FlexDevice;
+
+#[test]
+fn stub_entry_appears_in_the_device_enum_and_enumeration() {
+    let names: Vec<&str> = DispatchDevice::compiled_defaults()
+        .iter()
+        .map(|d| d.backend_name())
+        .collect();
+    assert_eq!(names, vec!["Flex", "Stub"]);
+}
+
+#[test]
+fn ops_route_through_the_stub_variant() {
+    let device = DispatchDevice::Stub(FlexDevice);
+    let lhs = Dispatch::float_from_data(TensorData::from([1.0f32, 2.0, 3.0]), &device);
+    let rhs = Dispatch::float_from_data(TensorData::from([10.0f32, 20.0, 30.0]), &device);
+    let sum = Dispatch::float_add(lhs, rhs);
+    assert_eq!(sum.backend_name(), "Stub");
+    let data = read_sync(Dispatch::float_into_data(sum)).unwrap();
+    data.assert_eq(&TensorData::from([11.0f32, 22.0, 33.0]), true);
+    let ints = Dispatch::int_arange(0..4, &device, IntDType::I64);
+    assert_eq!(ints.backend_name(), "Stub");
+    assert_eq!(Dispatch::name(&device), "flex");
+    assert_eq!(device.id(), FlexDevice.id());
+}

@@ -1,0 +1,389 @@
+//! `ModuleOps` for Flex: thin adapters from tensors to the slice kernels of `crate::kernels`.
+
+use super::{Flex, float_like, int_dtype};
+use crate::FlexTensor;
+use crate::element::FloatElement;
+use crate::kernels::{
+    adaptive_pool, attention as attn, avg_pool, conv, conv_transpose, embedding as emb,
+    interpolate as interp, pool,
+};
+use crate::ops::{
+    binary, compare, creation, index::index_values, mask as masking, matmul, reduce, unary,
+};
+use crate::tensor::Storable;
+use burn_backend::ops::{MaxPool1dWithIndices, MaxPool2dWithIndices, ModuleOps};
+use burn_backend::{
+    AttentionModuleOptions, ConvOptions, ConvTransposeOptions, DType, InterpolateOptions,
+};
+use std::borrow::Cow;
+
+type T = FlexTensor;
+
+/// The shape of `t` as an array of rank `N`; panics naming `op` otherwise.
+fn dims<const N: usize>(op: &str, what: &str, t: &T) -> [usize; N] {
+    t.shape().dims.as_slice().try_into().unwrap_or_else(|_| {
+        panic!(
+            "{op}: expected {what} of rank {N}, got shape {:?}",
+            t.shape()
+        )
+    })
+}
+
+/// The values of `t` (converted to `E`'s dtype when needed), row-major.
+fn values<E: FloatElement + Storable>(t: &T) -> Cow<'_, [E]> {
+    if t.dtype() == E::DTYPE {
+        t.values::<E>()
+    } else {
+        Cow::Owned(creation::cast(t.clone(), E::DTYPE).to_vec::<E>())
+    }
+}
+
+/// Indices from a kernel (as `i64`) in the device's int dtype.
+fn indices(values: Vec<i64>, shape: Vec<usize>) -> T {
+    let t = FlexTensor::from_vec(values, shape);
+    let dtype = int_dtype();
+    if dtype == DType::I64 {
+        t
+    } else {
+        creation::cast(t, dtype)
+    }
+}
+
+impl ModuleOps<Flex> for Flex {
+    fn conv2d(x: T, weight: T, bias: Option<T>, options: ConvOptions<2>) -> T {
+        let (xs, ws) = (dims("conv2d", "x", &x), dims("conv2d", "weight", &weight));
+        with_float!(x.dtype(), "conv2d", E => {
+            let bias = bias.as_ref().map(values::<E>);
+            let (out, shape) = conv::conv2d(&values::<E>(&x), xs, &values::<E>(&weight), ws, bias.as_deref(), options);
+            FlexTensor::from_vec(out, shape)
+        })
+    }
+    fn conv_transpose2d(x: T, weight: T, bias: Option<T>, options: ConvTransposeOptions<2>) -> T {
+        let op = "conv_transpose2d";
+        let (xs, ws) = (dims(op, "x", &x), dims(op, "weight", &weight));
+        with_float!(x.dtype(), op, E => {
+            let bias = bias.as_ref().map(values::<E>);
+            let (out, shape) = conv_transpose::conv_transpose2d(&values::<E>(&x), xs, &values::<E>(&weight), ws, bias.as_deref(), options);
+            FlexTensor::from_vec(out, shape)
+        })
+    }
+    fn avg_pool2d(
+        x: T,
+        kernel_size: [usize; 2],
+        stride: [usize; 2],
+        padding: [usize; 2],
+        count_include_pad: bool,
+        ceil_mode: bool,
+    ) -> T {
+        let xs = dims("avg_pool2d", "x", &x);
+        with_float!(x.dtype(), "avg_pool2d", E => {
+            let (out, shape) = avg_pool::avg_pool2d(&values::<E>(&x), xs, kernel_size, stride, padding, count_include_pad, ceil_mode);
+            FlexTensor::from_vec(out, shape)
+        })
+    }
+    fn avg_pool2d_backward(
+        x: T,
+        grad: T,
+        kernel_size: [usize; 2],
+        stride: [usize; 2],
+        padding: [usize; 2],
+        count_include_pad: bool,
+        ceil_mode: bool,
+    ) -> T {
+        let xs = dims("avg_pool2d_backward", "x", &x);
+        with_float!(x.dtype(), "avg_pool2d_backward", E => {
+            let out = avg_pool::avg_pool2d_backward(&values::<E>(&grad), xs, kernel_size, stride, padding, count_include_pad, ceil_mode);
+            FlexTensor::from_vec(out, xs)
+        })
+    }
+    fn adaptive_avg_pool2d(x: T, output_size: [usize; 2]) -> T {
+        let xs = dims("adaptive_avg_pool2d", "x", &x);
+        with_float!(x.dtype(), "adaptive_avg_pool2d", E => {
+            let (out, shape) = adaptive_pool::adaptive_avg_pool2d(&values::<E>(&x), xs, output_size);
+            FlexTensor::from_vec(out, shape)
+        })
+    }
+    fn adaptive_avg_pool2d_backward(x: T, grad: T) -> T {
+        let op = "adaptive_avg_pool2d_backward";
+        let (xs, gs): ([usize; 4], [usize; 4]) = (dims(op, "x", &x), dims(op, "grad", &grad));
+        with_float!(x.dtype(), op, E => {
+            let out = adaptive_pool::adaptive_avg_pool2d_backward(&values::<E>(&grad), xs, [gs[2], gs[3]]);
+            FlexTensor::from_vec(out, xs)
+        })
+    }
+    fn max_pool2d_with_indices(
+        x: T,
+        kernel_size: [usize; 2],
+        stride: [usize; 2],
+        padding: [usize; 2],
+        dilation: [usize; 2],
+        ceil_mode: bool,
+    ) -> MaxPool2dWithIndices<Flex> {
+        let xs = dims("max_pool2d_with_indices", "x", &x);
+        with_float!(x.dtype(), "max_pool2d_with_indices", E => {
+            let (out, idx, shape) = pool::max_pool2d(&values::<E>(&x), xs, kernel_size, stride, padding, dilation, ceil_mode);
+            MaxPool2dWithIndices {
+                output: FlexTensor::from_vec(out, shape),
+                indices: indices(idx, shape.to_vec()),
+            }
+        })
+    }
+    fn max_pool2d_with_indices_backward(x: T, grad: T, indices: T) -> T {
+        let op = "max_pool2d_with_indices_backward";
+        let xs = dims(op, "x", &x);
+        let idx = index_values(op, &indices);
+        with_float!(x.dtype(), op, E => {
+            let out = pool::max_pool2d_backward(&values::<E>(&grad), &idx, xs);
+            FlexTensor::from_vec(out, xs)
+        })
+    }
+    fn interpolate(x: T, output_size: [usize; 2], options: InterpolateOptions) -> T {
+        let xs = dims("interpolate", "x", &x);
+        with_float!(x.dtype(), "interpolate", E => {
+            let (out, shape) = interp::interpolate(&values::<E>(&x), xs, output_size, options);
+            FlexTensor::from_vec(out, shape)
+        })
+    }
+    fn interpolate_backward(
+        x: T,
+        grad: T,
+        output_size: [usize; 2],
+        options: InterpolateOptions,
+    ) -> T {
+        let xs = dims("interpolate_backward", "x", &x);
+        with_float!(x.dtype(), "interpolate_backward", E => {
+            let out = interp::interpolate_backward(&values::<E>(&grad), xs, output_size, options);
+            FlexTensor::from_vec(out, xs)
+        })
+    }
+
+    // ---- overrides of default bodies --------------------------------------------------------
+
+    fn embedding(weights: T, indices: T) -> T {
+        let ws = dims("embedding", "weights", &weights);
+        let mut shape = indices.shape().dims.clone();
+        shape.push(ws[1]);
+        with_float!(weights.dtype(), "embedding", E => with_int!(indices.dtype(), "embedding (indices)", I => {
+            let out = emb::embedding(&weights.values::<E>(), ws, &indices.values::<I>());
+            FlexTensor::from_vec(out, shape)
+        }))
+    }
+    fn embedding_backward(weights: T, output_grad: T, indices: T) -> T {
+        let ws = dims("embedding_backward", "weights", &weights);
+        with_float!(weights.dtype(), "embedding_backward", E => with_int!(indices.dtype(), "embedding_backward (indices)", I => {
+            let out = emb::embedding_backward(&values::<E>(&output_grad), &indices.values::<I>(), ws);
+            FlexTensor::from_vec(out, ws)
+        }))
+    }
+    fn conv1d(x: T, weight: T, bias: Option<T>, options: ConvOptions<1>) -> T {
+        let (xs, ws) = (dims("conv1d", "x", &x), dims("conv1d", "weight", &weight));
+        with_float!(x.dtype(), "conv1d", E => {
+            let bias = bias.as_ref().map(values::<E>);
+            let (out, shape) = conv::conv1d(&values::<E>(&x), xs, &values::<E>(&weight), ws, bias.as_deref(), options);
+            FlexTensor::from_vec(out, shape)
+        })
+    }
+    fn conv_transpose1d(x: T, weight: T, bias: Option<T>, options: ConvTransposeOptions<1>) -> T {
+        let op = "conv_transpose1d";
+        let (xs, ws) = (dims(op, "x", &x), dims(op, "weight", &weight));
+        with_float!(x.dtype(), op, E => {
+            let bias = bias.as_ref().map(values::<E>);
+            let (out, shape) = conv_transpose::conv_transpose1d(&values::<E>(&x), xs, &values::<E>(&weight), ws, bias.as_deref(), options);
+            FlexTensor::from_vec(out, shape)
+        })
+    }
+    fn max_pool1d_with_indices(
+        x: T,
+        kernel_size: usize,
+        stride: usize,
+        padding: usize,
+        dilation: usize,
+        ceil_mode: bool,
+    ) -> MaxPool1dWithIndices<Flex> {
+        let xs = dims("max_pool1d_with_indices", "x", &x);
+        with_float!(x.dtype(), "max_pool1d_with_indices", E => {
+            let (out, idx, shape) = pool::max_pool1d(&values::<E>(&x), xs, kernel_size, stride, padding, dilation, ceil_mode);
+            MaxPool1dWithIndices {
+                output: FlexTensor::from_vec(out, shape),
+                indices: indices(idx, shape.to_vec()),
+            }
+        })
+    }
+    fn avg_pool1d(
+        x: T,
+        kernel_size: usize,
+        stride: usize,
+        padding: usize,
+        count_include_pad: bool,
+        ceil_mode: bool,
+    ) -> T {
+        let xs = dims("avg_pool1d", "x", &x);
+        with_float!(x.dtype(), "avg_pool1d", E => {
+            let (out, shape) = avg_pool::avg_pool1d(&values::<E>(&x), xs, kernel_size, stride, padding, count_include_pad, ceil_mode);
+            FlexTensor::from_vec(out, shape)
+        })
+    }
+    fn adaptive_avg_pool1d(x: T, output_size: usize) -> T {
+        let xs = dims("adaptive_avg_pool1d", "x", &x);
+        with_float!(x.dtype(), "adaptive_avg_pool1d", E => {
+            let (out, shape) = adaptive_pool::adaptive_avg_pool1d(&values::<E>(&x), xs, output_size);
+            FlexTensor::from_vec(out, shape)
+        })
+    }
+    fn attention(
+        query: T,
+        key: T,
+        value: T,
+        mask: Option<T>,
+        options: AttentionModuleOptions,
+    ) -> T {
+        // The fused kernel takes rank-4 inputs; its causal mask is aligned to the last query,
+        // the contract's to the first, so causal attention with lq != lk uses the composition.
+        let fused = query.rank() == 4
+            && key.rank() == 4
+            && value.rank() == 4
+            && (!options.is_causal || query.shape()[2] == key.shape()[2]);
+        if !fused {
+            return attention_composed(query, key, value, mask, options);
+        }
+        let op = "attention";
+        let (qs, ks, vs) = (
+            dims(op, "query", &query),
+            dims(op, "key", &key),
+            dims(op, "value", &value),
+        );
+        let scores = [qs[0], qs[1], qs[2], ks[2]];
+        let mask = mask.map(|m| m.expand(scores.to_vec()).to_vec::<bool>());
+        let key = float_like(key, query.dtype());
+        let value = float_like(value, query.dtype());
+        with_float!(query.dtype(), op, E => {
+            let (out, shape) = attn::attention(
+                &values::<E>(&query), qs, &values::<E>(&key), ks, &values::<E>(&value), vs,
+                mask.as_deref(), None, options,
+            );
+            FlexTensor::from_vec(out, shape)
+        })
+    }
+}
+
+/// Attention from the tensor ops (any rank): scale, softcap, causal mask aligned to the first
+/// query (key `j` hidden from query `i` when `j > i`), mask, a stable softmax (a fully masked
+/// row gives zeros), then the product with `value`.
+fn attention_composed(
+    query: T,
+    key: T,
+    value: T,
+    mask: Option<T>,
+    options: AttentionModuleOptions,
+) -> T {
+    let rank = query.rank();
+    let head_dim = query.shape()[rank - 1];
+    let scale = options.scale.unwrap_or(1.0 / (head_dim as f64).sqrt());
+    let key = float_like(key, query.dtype());
+    let value = float_like(value, query.dtype());
+    let mut scores = binary::mul_scalar(matmul::matmul(query, key.transpose()), scale.into());
+    if let Some(cap) = options.softcap {
+        scores = binary::mul_scalar(
+            unary::tanh(binary::div_scalar(scores, cap.into())),
+            cap.into(),
+        );
+    }
+    let shape = scores.shape().clone();
+    if options.is_causal {
+        let (lq, lk) = (shape[rank - 2], shape[rank - 1]);
+        let hidden: Vec<bool> = (0..lq * lk).map(|i| i % lk > i / lk).collect();
+        let hidden = FlexTensor::from_vec(hidden, [lq, lk]);
+        scores = masking::mask_fill(scores, hidden, f64::NEG_INFINITY.into());
+    }
+    if let Some(mask) = mask {
+        scores = masking::mask_fill(scores, mask, f64::NEG_INFINITY.into());
+    }
+    let last = rank - 1;
+    let max = reduce::max_dim(scores.clone(), last);
+    let all_hidden = compare::equal_elem(max.clone(), f64::NEG_INFINITY.into());
+    let max = masking::mask_fill(max, all_hidden, 0.0.into());
+    let exp = unary::exp(binary::sub(scores, max));
+    let sum = reduce::sum_dim(exp.clone(), last);
+    let empty = compare::equal_elem(sum.clone(), 0.0.into());
+    let sum = masking::mask_fill(sum, empty, 1.0.into());
+    matmul::matmul(binary::div(exp, sum), value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::FlexDevice;
+    use super::*;
+    use burn_backend::ops::{FloatTensorOps, IntTensorOps};
+    use burn_backend::{Distribution, FloatDType, IntDType, Shape, TensorData};
+
+    fn rand(shape: [usize; 4]) -> T {
+        Flex::float_random(
+            Shape::new(shape),
+            Distribution::Default,
+            &FlexDevice,
+            FloatDType::F64,
+        )
+    }
+
+    fn assert_close(a: &T, b: &T) {
+        let (a, b) = (a.to_vec::<f64>(), b.to_vec::<f64>());
+        assert_eq!(a.len(), b.len());
+        for (x, y) in a.iter().zip(&b) {
+            assert!((x - y).abs() < 1e-9, "{x} vs {y}");
+        }
+    }
+
+    #[test]
+    fn fused_attention_matches_composition() {
+        let (q, k, v) = (rand([2, 2, 3, 4]), rand([2, 2, 3, 4]), rand([2, 2, 3, 5]));
+        let hidden = FlexTensor::from_vec(
+            vec![false, true, false, false, false, true, false, false, false],
+            [3, 3],
+        );
+        for is_causal in [false, true] {
+            let options = AttentionModuleOptions {
+                is_causal,
+                ..Default::default()
+            };
+            let mask = Some(hidden.clone().unsqueeze(0).unsqueeze(0));
+            let fused = Flex::attention(q.clone(), k.clone(), v.clone(), mask.clone(), options);
+            let composed = attention_composed(q.clone(), k.clone(), v.clone(), mask, options);
+            assert_eq!(fused.shape().dims, vec![2, 2, 3, 5]);
+            assert_close(&fused, &composed);
+        }
+    }
+
+    #[test]
+    fn conv_pool_and_embedding_smoke() {
+        let x = Flex::float_from_data(
+            TensorData::new((0..16).map(|i| i as f32).collect::<Vec<_>>(), [1, 1, 4, 4]),
+            &FlexDevice,
+        );
+        let w = Flex::float_from_data(TensorData::new(vec![1.0f32; 4], [1, 1, 2, 2]), &FlexDevice);
+        let y = Flex::conv2d(
+            x.clone(),
+            w,
+            None,
+            ConvOptions::new([2, 2], [0, 0], [1, 1], 1),
+        );
+        assert_eq!(y.to_vec::<f32>(), vec![10.0, 18.0, 42.0, 50.0]);
+        let p = Flex::max_pool2d_with_indices(x.clone(), [2, 2], [2, 2], [0, 0], [1, 1], false);
+        assert_eq!(p.output.to_vec::<f32>(), vec![5.0, 7.0, 13.0, 15.0]);
+        assert_eq!(
+            Flex::int_cast(p.indices, IntDType::I64).to_vec::<i64>(),
+            vec![5, 7, 13, 15]
+        );
+        let a = Flex::avg_pool2d(x, [2, 2], [2, 2], [0, 0], true, false);
+        assert_eq!(a.to_vec::<f32>(), vec![2.5, 4.5, 10.5, 12.5]);
+        let weights = Flex::float_from_data(
+            TensorData::from([[1.0f32, 2.0], [3.0, 4.0], [5.0, 6.0]]),
+            &FlexDevice,
+        );
+        let idx = Flex::int_from_data(TensorData::from([[2i64, 0]]), &FlexDevice);
+        let e = Flex::embedding(weights.clone(), idx.clone());
+        assert_eq!(e.shape().dims, vec![1, 2, 2]);
+        assert_eq!(e.to_vec::<f32>(), vec![5.0, 6.0, 1.0, 2.0]);
+        let g = Flex::embedding_backward(weights, e, idx);
+        assert_eq!(g.to_vec::<f32>(), vec![1.0, 2.0, 0.0, 0.0, 5.0, 6.0]);
+    }
+}

@@ -1,0 +1,57 @@
+//! The element traits Flex's kernels are generic over.
+
+use burn_std::{Element, bf16, f16};
+use num_traits::{Float, PrimInt};
+
+/// Any element Flex stores: the floats, the integers and `bool`.
+pub trait FlexElement: Element + PartialEq {}
+
+impl<E: Element + PartialEq> FlexElement for E {}
+
+/// A float element; kernels compute in the type itself (`f16`/`bf16` through `half`'s
+/// `num_traits::Float` impls, which round through `f32` per operation).
+pub trait FloatElement: FlexElement + Float + Send + Sync {
+    /// Matrix product `dst = lhs · rhs` for row-major `m×k` and `k×n` operands with the given
+    /// row/column strides (in elements). Uses `gemm` for `f64`, `f32`, `f16`; `bf16` goes
+    /// through `f32`.
+    #[allow(clippy::too_many_arguments)]
+    fn gemm(
+        m: usize,
+        k: usize,
+        n: usize,
+        lhs: &[Self],
+        lhs_strides: [isize; 2],
+        rhs: &[Self],
+        rhs_strides: [isize; 2],
+        dst: &mut [Self],
+    ) {
+        crate::kernels::gemm::gemm_via_f32(m, k, n, lhs, lhs_strides, rhs, rhs_strides, dst)
+    }
+}
+
+macro_rules! float_element_with_gemm {
+    ($($ty:ty),*) => {$(
+        impl FloatElement for $ty {
+            fn gemm(
+                m: usize,
+                k: usize,
+                n: usize,
+                lhs: &[Self],
+                lhs_strides: [isize; 2],
+                rhs: &[Self],
+                rhs_strides: [isize; 2],
+                dst: &mut [Self],
+            ) {
+                crate::kernels::gemm::gemm_native(m, k, n, lhs, lhs_strides, rhs, rhs_strides, dst)
+            }
+        }
+    )*};
+}
+
+float_element_with_gemm!(f64, f32, f16);
+impl FloatElement for bf16 {}
+
+/// An integer element (signed or unsigned).
+pub trait IntElement: FlexElement + PrimInt + Send + Sync {}
+
+impl<E: FlexElement + PrimInt + Send + Sync> IntElement for E {}

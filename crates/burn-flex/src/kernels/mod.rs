@@ -1,0 +1,19 @@
+//! Kernels over plain slices: matrix products, convolution, pooling, interpolation, attention.
+//! They know shapes and strides but not tensors; `crate::ops` calls them.
+
+pub mod adaptive_pool;
+pub mod attention;
+pub mod avg_pool;
+mod common;
+pub mod conv;
+pub mod conv_backward;
+#[cfg(test)]
+mod conv_reference;
+pub mod conv_transpose;
+pub mod embedding;
+pub mod gemm;
+pub(crate) mod im2col;
+pub mod interpolate;
+pub mod pool;
+#[cfg(test)]
+mod test_util;

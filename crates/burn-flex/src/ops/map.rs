@@ -1,0 +1,286 @@
+//! The element-wise engine: maps and broadcasting zips over strided tensors, writing into the
+//! input's buffer when it may be reused, and splitting large outputs across rayon threads.
+
+use crate::tensor::iter::for_each_row;
+use crate::tensor::{FlexTensor, Layout, Storable};
+use burn_std::Shape;
+use rayon::prelude::*;
+
+/// Number of output elements from which element-wise work is split across threads.
+pub const PAR_THRESHOLD: usize = 1 << 16;
+
+/// The shape `a` and `b` broadcast to; panics naming `op` when they are incompatible.
+pub fn broadcast_shape(op: &str, a: &Shape, b: &Shape) -> Shape {
+    a.broadcast(b)
+        .unwrap_or_else(|| panic!("{op}: shapes {a:?} and {b:?} cannot be broadcast together"))
+}
+
+/// Panics naming `op` unless both dtypes are equal.
+pub fn check_same_dtype(op: &str, lhs: &FlexTensor, rhs: &FlexTensor) {
+    assert_eq!(
+        lhs.dtype(),
+        rhs.dtype(),
+        "{op}: both tensors must have the same dtype, got {} and {}",
+        lhs.dtype(),
+        rhs.dtype()
+    );
+}
+
+/// Fills the row-major `out` (of `shape`) row by row: `row(out_row, starts, strides)` gets the
+/// output row and, for each input layout (already broadcast to `shape`), the buffer position of
+/// the row's first element and its stride. Large outputs are split across threads along the
+/// outermost non-trivial dimension.
+pub fn for_each_out_row<O: Send, const K: usize>(
+    out: &mut [O],
+    shape: &Shape,
+    inputs: [&Layout; K],
+    row: impl Fn(&mut [O], [usize; K], [isize; K]) + Sync,
+) {
+    let n = shape.num_elements();
+    debug_assert_eq!(out.len(), n);
+    let split = shape.dims.iter().position(|&d| d > 1);
+    match split {
+        Some(dim) if n >= PAR_THRESHOLD && rayon::current_num_threads() > 1 => {
+            let size = shape[dim];
+            let inner = n / size;
+            let pieces = (rayon::current_num_threads() * 4).min(size);
+            let rows_per = size.div_ceil(pieces);
+            out.par_chunks_mut(rows_per * inner)
+                .enumerate()
+                .for_each(|(i, chunk)| {
+                    let start = i * rows_per;
+                    let len = chunk.len() / inner;
+                    let mut sub_shape = shape.clone();
+                    sub_shape[dim] = len;
+                    let layouts: [Layout; K] = inputs.map(|l| l.narrow(dim, start, len));
+                    fill_rows(chunk, &sub_shape, layouts.each_ref(), &row);
+                });
+        }
+        _ => fill_rows(out, shape, inputs, &row),
+    }
+}
+
+fn fill_rows<O, const K: usize>(
+    out: &mut [O],
+    shape: &Shape,
+    inputs: [&Layout; K],
+    row: &impl Fn(&mut [O], [usize; K], [isize; K]),
+) {
+    let mut pos = 0;
+    for_each_row(
+        &shape.dims,
+        inputs.map(|l| l.strides()),
+        inputs.map(|l| l.offset()),
+        |starts, len, strides| {
+            row(&mut out[pos..pos + len], starts, strides);
+            pos += len;
+        },
+    );
+}
+
+/// `out[i] = f(a[start + i * stride])` for a row.
+#[inline]
+pub fn map_row<A: Copy, O: Copy>(
+    out: &mut [O],
+    a: &[A],
+    start: usize,
+    stride: isize,
+    f: &impl Fn(A) -> O,
+) {
+    match stride {
+        1 => {
+            let len = out.len();
+            for (o, &x) in out.iter_mut().zip(&a[start..start + len]) {
+                *o = f(x);
+            }
+        }
+        0 => out.fill(f(a[start])),
+        _ => {
+            let mut p = start as isize;
+            for o in out {
+                *o = f(a[p as usize]);
+                p += stride;
+            }
+        }
+    }
+}
+
+/// `out[i] = f(a[..], b[..])` for a row of two strided inputs.
+#[inline]
+pub fn zip_row<A: Copy, B: Copy, O>(
+    out: &mut [O],
+    (a, pa, sa): (&[A], usize, isize),
+    (b, pb, sb): (&[B], usize, isize),
+    f: &impl Fn(A, B) -> O,
+) {
+    let len = out.len();
+    match (sa, sb) {
+        (1, 1) => {
+            let pairs = a[pa..pa + len].iter().zip(&b[pb..pb + len]);
+            for (o, (&x, &y)) in out.iter_mut().zip(pairs) {
+                *o = f(x, y);
+            }
+        }
+        (1, 0) => {
+            let y = b[pb];
+            for (o, &x) in out.iter_mut().zip(&a[pa..pa + len]) {
+                *o = f(x, y);
+            }
+        }
+        (0, 1) => {
+            let x = a[pa];
+            for (o, &y) in out.iter_mut().zip(&b[pb..pb + len]) {
+                *o = f(x, y);
+            }
+        }
+        _ => {
+            let (mut p, mut q) = (pa as isize, pb as isize);
+            for o in out {
+                *o = f(a[p as usize], b[q as usize]);
+                p += sa;
+                q += sb;
+            }
+        }
+    }
+}
+
+/// `f` applied to every element into a new tensor of element type `O`.
+pub fn map_into<E: Storable, O: Storable>(t: &FlexTensor, f: impl Fn(E) -> O + Sync) -> FlexTensor {
+    let shape = t.shape().clone();
+    let data = t.storage::<E>();
+    let mut out = vec![O::default(); shape.num_elements()];
+    for_each_out_row(&mut out, &shape, [t.layout()], |o, [p], [s]| {
+        map_row(o, data, p, s, &f)
+    });
+    FlexTensor::from_vec(out, shape)
+}
+
+/// `f` applied to every element, in place when the buffer may be reused.
+pub fn map_same<E: Storable>(mut t: FlexTensor, f: impl Fn(E) -> E + Sync) -> FlexTensor {
+    let shape = t.shape().clone();
+    if let Some(data) = t.data_mut::<E>() {
+        for_each_out_row(data, &shape, [], |o, [], []| {
+            for v in o {
+                *v = f(*v);
+            }
+        });
+        return t;
+    }
+    map_into(&t, f)
+}
+
+/// `f(lhs, rhs)` element-wise with broadcasting, into a new tensor of element type `O`.
+pub fn zip_into<A: Storable, B: Storable, O: Storable>(
+    op: &str,
+    lhs: &FlexTensor,
+    rhs: &FlexTensor,
+    f: impl Fn(A, B) -> O + Sync,
+) -> FlexTensor {
+    let shape = broadcast_shape(op, lhs.shape(), rhs.shape());
+    let (la, lb) = (lhs.layout().expand(&shape), rhs.layout().expand(&shape));
+    let (a, b) = (lhs.storage::<A>(), rhs.storage::<B>());
+    let mut out = vec![O::default(); shape.num_elements()];
+    for_each_out_row(&mut out, &shape, [&la, &lb], |o, [pa, pb], [sa, sb]| {
+        zip_row(o, (a, pa, sa), (b, pb, sb), &f)
+    });
+    FlexTensor::from_vec(out, shape)
+}
+
+/// `f(lhs, rhs)` element-wise with broadcasting, written into `lhs` or `rhs` when one of them
+/// has the output's shape and may be reused.
+pub fn zip_same<E: Storable>(
+    op: &str,
+    mut lhs: FlexTensor,
+    mut rhs: FlexTensor,
+    f: impl Fn(E, E) -> E + Sync,
+) -> FlexTensor {
+    check_same_dtype(op, &lhs, &rhs);
+    let shape = broadcast_shape(op, lhs.shape(), rhs.shape());
+    if *lhs.shape() == shape && lhs.can_mut() {
+        let lb = rhs.layout().expand(&shape);
+        let b = rhs.storage::<E>();
+        let a = lhs.data_mut::<E>().expect("checked by can_mut");
+        for_each_out_row(a, &shape, [&lb], |o, [pb], [sb]| {
+            zip_row_in_place(o, (b, pb, sb), &|x, y| f(x, y))
+        });
+        return lhs;
+    }
+    if *rhs.shape() == shape && rhs.can_mut() {
+        let la = lhs.layout().expand(&shape);
+        let a = lhs.storage::<E>();
+        let b = rhs.data_mut::<E>().expect("checked by can_mut");
+        for_each_out_row(b, &shape, [&la], |o, [pa], [sa]| {
+            zip_row_in_place(o, (a, pa, sa), &|y, x| f(x, y))
+        });
+        return rhs;
+    }
+    zip_into(op, &lhs, &rhs, f)
+}
+
+/// `out[i] = f(out[i], b[..])` for a row.
+#[inline]
+fn zip_row_in_place<E: Copy>(
+    out: &mut [E],
+    (b, pb, sb): (&[E], usize, isize),
+    f: &impl Fn(E, E) -> E,
+) {
+    match sb {
+        1 => {
+            let len = out.len();
+            for (o, &y) in out.iter_mut().zip(&b[pb..pb + len]) {
+                *o = f(*o, y);
+            }
+        }
+        0 => {
+            let y = b[pb];
+            for o in out {
+                *o = f(*o, y);
+            }
+        }
+        _ => {
+            let mut q = pb as isize;
+            for o in out {
+                *o = f(*o, b[q as usize]);
+                q += sb;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn in_place_only_when_unique() {
+        let a = FlexTensor::from_vec(vec![1.0f32, 2.0, 3.0], [3]);
+        let keep = a.clone();
+        let b = map_same(a, |v: f32| v * 10.0);
+        assert_eq!(keep.to_vec::<f32>(), vec![1.0, 2.0, 3.0]);
+        assert_eq!(b.to_vec::<f32>(), vec![10.0, 20.0, 30.0]);
+        let ptr = Storable::as_slice(b.buffer()).map(|s: &[f32]| s.as_ptr());
+        let c = map_same(b, |v: f32| v + 1.0);
+        assert_eq!(
+            ptr,
+            Storable::as_slice(c.buffer()).map(|s: &[f32]| s.as_ptr())
+        );
+    }
+
+    #[test]
+    fn large_broadcast_zip_matches_sequential() {
+        let rows = 300;
+        let cols = 257;
+        let a: Vec<f64> = (0..rows * cols).map(|i| i as f64).collect();
+        let b: Vec<f64> = (0..cols).map(|i| (i * 7) as f64).collect();
+        let ta = FlexTensor::from_vec(a.clone(), [rows, cols]).transpose();
+        let tb = FlexTensor::from_vec(b.clone(), [cols, 1]);
+        let out = zip_into("test", &ta, &tb, |x: f64, y: f64| x - y);
+        assert_eq!(out.shape().dims, vec![cols, rows]);
+        let v = out.to_vec::<f64>();
+        for j in 0..cols {
+            for i in 0..rows {
+                assert_eq!(v[j * rows + i], a[i * cols + j] - b[j]);
+            }
+        }
+    }
+}

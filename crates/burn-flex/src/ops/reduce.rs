@@ -1,0 +1,496 @@
+//! Reductions over the whole tensor (result shape `[1]`) or along one dimension kept with size 1:
+//! sum, prod, mean, max, min, argmax, argmin, any, all.
+//!
+//! Along a dimension, when the reduced elements are adjacent each output folds its own line;
+//! otherwise whole output rows are updated together, one reduced index at a time, so both cases
+//! read memory in order. Large outputs are split across threads.
+
+use super::arith::{NumElement, max_nan, min_nan};
+use super::map::{PAR_THRESHOLD, for_each_out_row};
+use crate::tensor::iter::for_each_row;
+use crate::tensor::{FlexTensor, Storable};
+use burn_std::{DType, Element, Shape};
+use core::marker::PhantomData;
+use rayon::prelude::*;
+
+/// How to fold elements of type `E` into an accumulator.
+trait Reducer<E: Copy>: Sync {
+    type Acc: Copy + Send + Sync;
+    fn init(&self) -> Self::Acc;
+    /// Folds element `x`, whose index along the reduction is `index`.
+    fn step(&self, acc: Self::Acc, x: E, index: usize) -> Self::Acc;
+    /// Combines the accumulators of two consecutive runs (`a` first).
+    fn merge(&self, a: Self::Acc, b: Self::Acc) -> Self::Acc;
+    /// Folds a strided line whose first element has index `first`.
+    fn line(
+        &self,
+        mut acc: Self::Acc,
+        data: &[E],
+        start: usize,
+        len: usize,
+        stride: isize,
+        first: usize,
+    ) -> Self::Acc {
+        let mut q = start as isize;
+        for k in 0..len {
+            acc = self.step(acc, data[q as usize], first + k);
+            q += stride;
+        }
+        acc
+    }
+}
+
+struct Sum<E>(PhantomData<E>);
+impl<E: NumElement> Reducer<E> for Sum<E> {
+    type Acc = E::Acc;
+    fn init(&self) -> E::Acc {
+        E::Acc::zero()
+    }
+    fn step(&self, acc: E::Acc, x: E, _: usize) -> E::Acc {
+        acc.add(x.to_acc())
+    }
+    fn merge(&self, a: E::Acc, b: E::Acc) -> E::Acc {
+        a.add(b)
+    }
+    fn line(
+        &self,
+        acc: E::Acc,
+        data: &[E],
+        start: usize,
+        len: usize,
+        stride: isize,
+        _: usize,
+    ) -> E::Acc {
+        if stride != 1 {
+            let mut q = start as isize;
+            let mut acc = acc;
+            for _ in 0..len {
+                acc = acc.add(data[q as usize].to_acc());
+                q += stride;
+            }
+            return acc;
+        }
+        // Eight independent partial sums: vectorizable and more accurate than one running sum.
+        let values = &data[start..start + len];
+        let mut lanes = [E::Acc::zero(); 8];
+        let chunks = values.chunks_exact(8);
+        let tail = chunks.remainder();
+        for chunk in chunks {
+            for (lane, &x) in lanes.iter_mut().zip(chunk) {
+                *lane = lane.add(x.to_acc());
+            }
+        }
+        let mut total = acc;
+        for lane in lanes {
+            total = total.add(lane);
+        }
+        tail.iter().fold(total, |a, &x| a.add(x.to_acc()))
+    }
+}
+
+struct Prod<E>(PhantomData<E>);
+impl<E: NumElement> Reducer<E> for Prod<E> {
+    type Acc = E::Acc;
+    fn init(&self) -> E::Acc {
+        E::Acc::one()
+    }
+    fn step(&self, acc: E::Acc, x: E, _: usize) -> E::Acc {
+        acc.mul(x.to_acc())
+    }
+    fn merge(&self, a: E::Acc, b: E::Acc) -> E::Acc {
+        a.mul(b)
+    }
+}
+
+struct Max<E>(PhantomData<E>);
+impl<E: NumElement> Reducer<E> for Max<E> {
+    type Acc = E;
+    fn init(&self) -> E {
+        E::min_value()
+    }
+    fn step(&self, acc: E, x: E, _: usize) -> E {
+        max_nan(acc, x)
+    }
+    fn merge(&self, a: E, b: E) -> E {
+        max_nan(a, b)
+    }
+}
+
+struct Min<E>(PhantomData<E>);
+impl<E: NumElement> Reducer<E> for Min<E> {
+    type Acc = E;
+    fn init(&self) -> E {
+        E::max_value()
+    }
+    fn step(&self, acc: E, x: E, _: usize) -> E {
+        min_nan(acc, x)
+    }
+    fn merge(&self, a: E, b: E) -> E {
+        min_nan(a, b)
+    }
+}
+
+/// Value and index of the maximum (`MAX = true`) or minimum; the first index wins ties and the
+/// first NaN wins over every number.
+struct Arg<E, const MAX: bool>(PhantomData<E>);
+impl<E: NumElement, const MAX: bool> Reducer<E> for Arg<E, MAX> {
+    type Acc = (E, usize);
+    fn init(&self) -> (E, usize) {
+        (if MAX { E::min_value() } else { E::max_value() }, 0)
+    }
+    fn step(&self, acc: (E, usize), x: E, index: usize) -> (E, usize) {
+        let better = if acc.0.is_nan() {
+            false
+        } else if x.is_nan() {
+            true
+        } else if MAX {
+            x > acc.0
+        } else {
+            x < acc.0
+        };
+        if better { (x, index) } else { acc }
+    }
+    fn merge(&self, a: (E, usize), b: (E, usize)) -> (E, usize) {
+        self.step(a, b.0, b.1)
+    }
+}
+
+/// Whether any (`ANY = true`) or all elements are non-zero.
+struct Truth<E, const ANY: bool>(PhantomData<E>);
+impl<E: Element, const ANY: bool> Reducer<E> for Truth<E, ANY> {
+    type Acc = bool;
+    fn init(&self) -> bool {
+        !ANY
+    }
+    fn step(&self, acc: bool, x: E, _: usize) -> bool {
+        let nonzero = x != E::default();
+        if ANY { acc | nonzero } else { acc & nonzero }
+    }
+    fn merge(&self, a: bool, b: bool) -> bool {
+        if ANY { a | b } else { a & b }
+    }
+}
+
+/// Folds every element of `t`.
+fn fold_all<E: Storable, R: Reducer<E>>(t: &FlexTensor, r: &R) -> R::Acc {
+    let data = t.storage::<E>();
+    let layout = t.layout();
+    if let Some(range) = layout.contiguous_range() {
+        let values = &data[range];
+        if values.len() >= PAR_THRESHOLD {
+            let chunk = values
+                .len()
+                .div_ceil(rayon::current_num_threads() * 4)
+                .max(4096);
+            let partials: Vec<R::Acc> = values
+                .par_chunks(chunk)
+                .enumerate()
+                .map(|(i, c)| r.line(r.init(), c, 0, c.len(), 1, i * chunk))
+                .collect();
+            return partials.into_iter().fold(r.init(), |a, b| r.merge(a, b));
+        }
+        return r.line(r.init(), values, 0, values.len(), 1, 0);
+    }
+    let mut acc = r.init();
+    let mut index = 0;
+    for_each_row(
+        &layout.shape().dims,
+        [layout.strides()],
+        [layout.offset()],
+        |[p], len, [s]| {
+            acc = r.line(acc, data, p, len, s, index);
+            index += len;
+        },
+    );
+    acc
+}
+
+/// Folds `t` along `dim`; returns the accumulators and the output shape (`dim` kept, size 1).
+fn fold_dim<E: Storable, R: Reducer<E>>(
+    op: &str,
+    t: &FlexTensor,
+    dim: usize,
+    r: &R,
+) -> (Vec<R::Acc>, Shape) {
+    let shape = t.shape();
+    assert!(
+        dim < shape.num_dims(),
+        "{op}: dim {dim} out of range for a tensor of rank {} (shape {shape:?})",
+        shape.num_dims()
+    );
+    let mut out_shape = shape.clone();
+    out_shape[dim] = 1;
+    let size = shape[dim];
+    let mut out = vec![r.init(); out_shape.num_elements()];
+    if size == 0 || out.is_empty() {
+        return (out, out_shape);
+    }
+    let layout = t.layout();
+    let stride = layout.strides()[dim];
+    let rest = layout.select_index(dim, 0);
+    let data = t.storage::<E>();
+    for_each_out_row(&mut out, rest.shape(), [&rest], |o, [p], [s]| {
+        if stride.abs() == 1 || o.len() == 1 {
+            let mut q = p as isize;
+            for acc in o.iter_mut() {
+                *acc = r.line(*acc, data, q as usize, size, stride, 0);
+                q += s;
+            }
+        } else {
+            for k in 0..size {
+                let mut q = p as isize + k as isize * stride;
+                for acc in o.iter_mut() {
+                    *acc = r.step(*acc, data[q as usize], k);
+                    q += s;
+                }
+            }
+        }
+    });
+    (out, out_shape)
+}
+
+/// A tensor of indices converted to the int dtype `dtype`.
+pub(crate) fn indices_tensor(indices: Vec<usize>, shape: Shape, dtype: DType) -> FlexTensor {
+    with_int!(dtype, "indices", I => {
+        FlexTensor::from_vec(indices.into_iter().map(|i| I::from_i64(i as i64)).collect::<Vec<I>>(), shape)
+    })
+}
+
+/// Generates the whole-tensor and along-dimension forms of a numeric reduction.
+macro_rules! num_reduction {
+    ($($all:ident, $dim:ident, $reducer:ident, $finish:ident, $doc:literal;)*) => {$(
+        #[doc = concat!($doc, " of all elements, as a tensor of shape `[1]`.")]
+        pub fn $all(tensor: FlexTensor) -> FlexTensor {
+            with_num!(tensor.dtype(), stringify!($all), E => {
+                let acc = fold_all(&tensor, &$reducer::<E>(PhantomData));
+                let n = tensor.num_elements();
+                FlexTensor::from_vec(vec![$finish::<E>(acc, n)], [1])
+            })
+        }
+
+        #[doc = concat!($doc, " along `dim`, which is kept with size 1.")]
+        pub fn $dim(tensor: FlexTensor, dim: usize) -> FlexTensor {
+            with_num!(tensor.dtype(), stringify!($dim), E => {
+                let (acc, shape) = fold_dim(stringify!($dim), &tensor, dim, &$reducer::<E>(PhantomData));
+                let n = tensor.shape()[dim];
+                FlexTensor::from_vec(acc.into_iter().map(|a| $finish::<E>(a, n)).collect::<Vec<E>>(), shape)
+            })
+        }
+    )*};
+}
+
+fn from_acc<E: NumElement>(acc: E::Acc, _: usize) -> E {
+    E::from_acc(acc)
+}
+
+fn mean_of<E: NumElement>(acc: E::Acc, n: usize) -> E {
+    E::from_acc(acc.div(<E::Acc as NumElement>::from_usize(n)))
+}
+
+fn same<E: NumElement>(acc: E, _: usize) -> E {
+    acc
+}
+
+num_reduction! {
+    sum, sum_dim, Sum, from_acc, "The sum";
+    prod, prod_dim, Prod, from_acc, "The product";
+    mean, mean_dim, Sum, mean_of, "The mean (integers divide truncating)";
+    max, max_dim, Max, same, "The maximum (NaN propagates)";
+    min, min_dim, Min, same, "The minimum (NaN propagates)";
+}
+
+fn arg_dim<const MAX: bool>(
+    op: &str,
+    tensor: &FlexTensor,
+    dim: usize,
+    out_dtype: DType,
+) -> (FlexTensor, FlexTensor) {
+    with_num!(tensor.dtype(), op, E => {
+        let (acc, shape) = fold_dim(op, tensor, dim, &Arg::<E, MAX>(PhantomData));
+        let values: Vec<E> = acc.iter().map(|a| a.0).collect();
+        let indices = acc.into_iter().map(|a| a.1).collect();
+        (FlexTensor::from_vec(values, shape.clone()), indices_tensor(indices, shape, out_dtype))
+    })
+}
+
+/// The index of the maximum along `dim` (kept with size 1), as `out_dtype`; the first index wins
+/// ties and NaN counts as the maximum.
+pub fn argmax(tensor: FlexTensor, dim: usize, out_dtype: DType) -> FlexTensor {
+    arg_dim::<true>("argmax", &tensor, dim, out_dtype).1
+}
+
+/// The index of the minimum along `dim` (kept with size 1), as `out_dtype`; the first index wins
+/// ties and NaN counts as the minimum.
+pub fn argmin(tensor: FlexTensor, dim: usize, out_dtype: DType) -> FlexTensor {
+    arg_dim::<false>("argmin", &tensor, dim, out_dtype).1
+}
+
+/// The maximum along `dim` and its index (as `out_dtype`), both with `dim` kept with size 1.
+pub fn max_dim_with_indices(
+    tensor: FlexTensor,
+    dim: usize,
+    out_dtype: DType,
+) -> (FlexTensor, FlexTensor) {
+    arg_dim::<true>("max_dim_with_indices", &tensor, dim, out_dtype)
+}
+
+/// The minimum along `dim` and its index (as `out_dtype`), both with `dim` kept with size 1.
+pub fn min_dim_with_indices(
+    tensor: FlexTensor,
+    dim: usize,
+    out_dtype: DType,
+) -> (FlexTensor, FlexTensor) {
+    arg_dim::<false>("min_dim_with_indices", &tensor, dim, out_dtype)
+}
+
+/// Whether any element is non-zero, as a bool tensor of shape `[1]`.
+pub fn any(tensor: FlexTensor) -> FlexTensor {
+    with_elem!(tensor.dtype(), E => FlexTensor::from_vec(vec![fold_all(&tensor, &Truth::<E, true>(PhantomData))], [1]))
+}
+
+/// Whether every element is non-zero, as a bool tensor of shape `[1]`.
+pub fn all(tensor: FlexTensor) -> FlexTensor {
+    with_elem!(tensor.dtype(), E => FlexTensor::from_vec(vec![fold_all(&tensor, &Truth::<E, false>(PhantomData))], [1]))
+}
+
+/// Whether any element along `dim` is non-zero (bool, `dim` kept with size 1).
+pub fn any_dim(tensor: FlexTensor, dim: usize) -> FlexTensor {
+    with_elem!(tensor.dtype(), E => {
+        let (acc, shape) = fold_dim("any_dim", &tensor, dim, &Truth::<E, true>(PhantomData));
+        FlexTensor::from_vec(acc, shape)
+    })
+}
+
+/// Whether every element along `dim` is non-zero (bool, `dim` kept with size 1).
+pub fn all_dim(tensor: FlexTensor, dim: usize) -> FlexTensor {
+    with_elem!(tensor.dtype(), E => {
+        let (acc, shape) = fold_dim("all_dim", &tensor, dim, &Truth::<E, false>(PhantomData));
+        FlexTensor::from_vec(acc, shape)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use burn_std::{Slice, f16};
+
+    /// A [4, 5, 6] f64 tensor, and the same values seen through a permuted, flipped, stepped view.
+    fn inputs() -> Vec<(FlexTensor, Vec<usize>, Vec<f64>)> {
+        let base: Vec<f64> = (0..120)
+            .map(|i| ((i * 37) % 23) as f64 - 11.0 + 0.25)
+            .collect();
+        let t = FlexTensor::from_vec(base.clone(), [4, 5, 6]);
+        let dense = (t.clone(), vec![4, 5, 6], base.clone());
+        let view = t
+            .permute(&[2, 0, 1])
+            .flip(&[1])
+            .slice(&[Slice::new(0, None, 2)]);
+        let dims = view.shape().dims.clone();
+        let values = view.to_vec::<f64>();
+        vec![dense, (view, dims, values)]
+    }
+
+    fn reference_dim(
+        dims: &[usize],
+        values: &[f64],
+        dim: usize,
+        f: impl Fn(&[f64]) -> f64,
+    ) -> Vec<f64> {
+        let outer: usize = dims[..dim].iter().product();
+        let inner: usize = dims[dim + 1..].iter().product();
+        let mut out = vec![];
+        for o in 0..outer {
+            for i in 0..inner {
+                let line: Vec<f64> = (0..dims[dim])
+                    .map(|k| values[(o * dims[dim] + k) * inner + i])
+                    .collect();
+                out.push(f(&line));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn dim_reductions_match_reference() {
+        for (t, dims, values) in inputs() {
+            for dim in 0..3 {
+                let got = sum_dim(t.clone(), dim);
+                let mut shape = dims.clone();
+                shape[dim] = 1;
+                assert_eq!(got.shape().dims, shape);
+                assert_eq!(
+                    got.to_vec::<f64>(),
+                    reference_dim(&dims, &values, dim, |l| l.iter().sum())
+                );
+                let got = mean_dim(t.clone(), dim).to_vec::<f64>();
+                let expected = reference_dim(&dims, &values, dim, |l| {
+                    l.iter().sum::<f64>() / l.len() as f64
+                });
+                for (g, e) in got.iter().zip(&expected) {
+                    assert!((g - e).abs() < 1e-12);
+                }
+                let expected = reference_dim(&dims, &values, dim, |l| {
+                    l.iter().cloned().fold(f64::MIN, f64::max)
+                });
+                assert_eq!(max_dim(t.clone(), dim).to_vec::<f64>(), expected);
+                let expected_idx = reference_dim(&dims, &values, dim, |l| {
+                    let m = l.iter().cloned().fold(f64::MAX, f64::min);
+                    l.iter().position(|&v| v == m).unwrap() as f64
+                });
+                let (v, i) = min_dim_with_indices(t.clone(), dim, DType::I64);
+                let idx: Vec<f64> = i.to_vec::<i64>().into_iter().map(|x| x as f64).collect();
+                assert_eq!(idx, expected_idx);
+                assert_eq!(v.shape().dims, shape);
+                let expected = reference_dim(&dims, &values, dim, |l| l.iter().product());
+                assert_eq!(prod_dim(t.clone(), dim).to_vec::<f64>(), expected);
+            }
+            assert_eq!(
+                sum(t.clone()).to_vec::<f64>(),
+                vec![values.iter().sum::<f64>()]
+            );
+            assert_eq!(
+                max(t.clone()).to_vec::<f64>(),
+                vec![values.iter().cloned().fold(f64::MIN, f64::max)]
+            );
+        }
+    }
+
+    #[test]
+    fn ties_nan_and_bools() {
+        let t = FlexTensor::from_vec(vec![3i32, 1, 3, 1], [1, 4]);
+        assert_eq!(argmax(t.clone(), 1, DType::I64).to_vec::<i64>(), vec![0]);
+        assert_eq!(argmin(t.clone(), 1, DType::I32).to_vec::<i32>(), vec![1]);
+        assert_eq!(mean(t).to_vec::<i32>(), vec![2]);
+        let t = FlexTensor::from_vec(vec![1.0f32, f32::NAN, 5.0, f32::NAN], [4]);
+        assert!(max(t.clone()).to_vec::<f32>()[0].is_nan());
+        assert!(min_dim(t.clone(), 0).to_vec::<f32>()[0].is_nan());
+        assert_eq!(argmax(t.clone(), 0, DType::I64).to_vec::<i64>(), vec![1]);
+        assert_eq!(argmin(t, 0, DType::I64).to_vec::<i64>(), vec![1]);
+        let b = FlexTensor::from_vec(vec![true, false, false, false], [2, 2]);
+        assert_eq!(any(b.clone()).to_vec::<bool>(), vec![true]);
+        assert_eq!(all(b.clone()).to_vec::<bool>(), vec![false]);
+        assert_eq!(any_dim(b.clone(), 0).to_vec::<bool>(), vec![true, false]);
+        assert_eq!(any_dim(b.clone(), 1).to_vec::<bool>(), vec![true, false]);
+        assert_eq!(
+            all_dim(b.transpose(), 1).to_vec::<bool>(),
+            vec![false, false]
+        );
+        let f = FlexTensor::from_vec(vec![0.0f64, -0.0], [2]);
+        assert_eq!(any(f).to_vec::<bool>(), vec![false]);
+    }
+
+    #[test]
+    fn large_and_half_sums() {
+        let n = 300_000;
+        let t = FlexTensor::from_vec(vec![1.0f32; n], [n]);
+        assert_eq!(sum(t.clone()).to_vec::<f32>(), vec![n as f32]);
+        let t2 = t.reshape([600, 500]);
+        let s = sum_dim(t2.clone(), 0).to_vec::<f32>();
+        assert!(s.iter().all(|&v| v == 600.0));
+        let s = sum_dim(t2.transpose(), 1).to_vec::<f32>();
+        assert!(s.iter().all(|&v| v == 600.0));
+        let h = FlexTensor::from_vec(vec![f16::from_f32(0.1); 1000], [1000]);
+        let got = sum(h).to_vec::<f16>()[0].to_f32();
+        assert!((got - 100.0).abs() < 0.1, "{got}");
+    }
+}

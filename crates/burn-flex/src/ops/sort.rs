@@ -1,0 +1,128 @@
+//! Sorting along a dimension: stable, ascending or descending, NaN treated as the largest value
+//! (last when ascending, first when descending, like PyTorch).
+
+use super::arith::{NumElement, cmp_nan_last};
+use super::map::PAR_THRESHOLD;
+use super::reduce::indices_tensor;
+use crate::tensor::FlexTensor;
+use burn_std::{DType, Shape};
+use rayon::prelude::*;
+
+/// Sorted values and their original indices along `dim`, as contiguous buffers laid out with
+/// `dim` moved last, plus that permuted shape and the permutation.
+fn sort_lines<E: NumElement>(
+    op: &str,
+    tensor: &FlexTensor,
+    dim: usize,
+    descending: bool,
+) -> (Vec<E>, Vec<usize>, Shape, Vec<usize>) {
+    let rank = tensor.rank();
+    assert!(
+        dim < rank,
+        "{op}: dim {dim} out of range for a tensor of rank {rank}"
+    );
+    let mut axes: Vec<usize> = (0..rank).filter(|&d| d != dim).collect();
+    axes.push(dim);
+    let moved = tensor.clone().permute(&axes);
+    let shape = moved.shape().clone();
+    let values = moved.to_vec::<E>();
+    let size = tensor.shape()[dim];
+    let mut sorted = vec![E::default(); values.len()];
+    let mut order = vec![0usize; values.len()];
+    if size > 0 {
+        let sort_line = |((line, out), idx): ((&[E], &mut [E]), &mut [usize])| {
+            for (i, slot) in idx.iter_mut().enumerate() {
+                *slot = i;
+            }
+            if descending {
+                idx.sort_by(|&a, &b| cmp_nan_last(&line[b], &line[a]));
+            } else {
+                idx.sort_by(|&a, &b| cmp_nan_last(&line[a], &line[b]));
+            }
+            for (o, &i) in out.iter_mut().zip(idx.iter()) {
+                *o = line[i];
+            }
+        };
+        let lines = values
+            .chunks(size)
+            .zip(sorted.chunks_mut(size))
+            .zip(order.chunks_mut(size));
+        if values.len() >= PAR_THRESHOLD {
+            values
+                .par_chunks(size)
+                .zip(sorted.par_chunks_mut(size))
+                .zip(order.par_chunks_mut(size))
+                .for_each(sort_line);
+        } else {
+            lines.for_each(sort_line);
+        }
+    }
+    // Inverse permutation to put `dim` back.
+    let mut back = vec![0; rank];
+    for (i, &a) in axes.iter().enumerate() {
+        back[a] = i;
+    }
+    (sorted, order, shape, back)
+}
+
+/// The values sorted along `dim` (stable; NaN last when ascending).
+pub fn sort(tensor: FlexTensor, dim: usize, descending: bool) -> FlexTensor {
+    with_num!(tensor.dtype(), "sort", E => {
+        let (values, _, shape, back) = sort_lines::<E>("sort", &tensor, dim, descending);
+        FlexTensor::from_vec(values, shape).permute(&back)
+    })
+}
+
+/// The indices (as `out_dtype`) that sort the values along `dim` (stable).
+pub fn argsort(tensor: FlexTensor, dim: usize, descending: bool, out_dtype: DType) -> FlexTensor {
+    with_num!(tensor.dtype(), "argsort", E => {
+        let (_, order, shape, back) = sort_lines::<E>("argsort", &tensor, dim, descending);
+        indices_tensor(order, shape, out_dtype).permute(&back)
+    })
+}
+
+/// The sorted values along `dim` and the indices (as `out_dtype`) that sort them.
+pub fn sort_with_indices(
+    tensor: FlexTensor,
+    dim: usize,
+    descending: bool,
+    out_dtype: DType,
+) -> (FlexTensor, FlexTensor) {
+    with_num!(tensor.dtype(), "sort_with_indices", E => {
+        let (values, order, shape, back) = sort_lines::<E>("sort_with_indices", &tensor, dim, descending);
+        (
+            FlexTensor::from_vec(values, shape.clone()).permute(&back),
+            indices_tensor(order, shape, out_dtype).permute(&back),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sorts_along_each_dim_stably() {
+        let t = FlexTensor::from_vec(vec![3.0f32, 1.0, f32::NAN, 1.0, 2.0, 0.0], [2, 3]);
+        let (v, i) = sort_with_indices(t.clone(), 1, false, DType::I64);
+        let v = v.to_vec::<f32>();
+        assert_eq!(&v[..2], &[1.0, 3.0]);
+        assert!(v[2].is_nan());
+        assert_eq!(&v[3..], &[0.0, 1.0, 2.0]);
+        assert_eq!(i.to_vec::<i64>(), vec![1, 0, 2, 2, 0, 1]);
+        let d = argsort(t.clone(), 1, true, DType::I32).to_vec::<i32>();
+        assert_eq!(d, vec![2, 0, 1, 1, 0, 2]);
+        let s = sort(t, 0, false).to_vec::<f32>();
+        assert_eq!(&s[..2], &[1.0, 1.0]);
+        assert!(s[5].is_nan());
+        let ties = FlexTensor::from_vec(vec![2i32, 1, 2, 1, 2], [5]).flip(&[0]);
+        assert_eq!(
+            argsort(ties.clone(), 0, false, DType::I64).to_vec::<i64>(),
+            vec![1, 3, 0, 2, 4]
+        );
+        assert_eq!(
+            argsort(ties, 0, true, DType::I64).to_vec::<i64>(),
+            vec![0, 2, 4, 1, 3]
+        );
+    }
+}

@@ -1,0 +1,278 @@
+//! `FlexTensor`: an `Arc`-shared typed buffer plus a strided layout.
+//!
+//! Views (permute, slice, flip, expand, reshape when possible) share the buffer and copy
+//! nothing. Operations may write into a tensor's buffer only when the handle owns it uniquely
+//! and the layout is contiguous ([`FlexTensor::can_mut`]); otherwise they allocate, so results
+//! never depend on whether other handles exist.
+
+mod buffer;
+pub mod iter;
+mod layout;
+
+pub use buffer::{Buffer, Storable};
+pub use layout::{Layout, contiguous_strides};
+
+use burn_std::{DType, Shape, Slice, TensorData};
+use std::sync::Arc;
+
+/// A tensor of Flex: shared typed storage and a strided view into it.
+#[derive(Clone, Debug)]
+pub struct FlexTensor {
+    buffer: Arc<Buffer>,
+    layout: Layout,
+}
+
+impl FlexTensor {
+    /// A tensor viewing `buffer` through `layout`; panics when the layout reaches outside it.
+    pub fn new(buffer: Arc<Buffer>, layout: Layout) -> Self {
+        if let Some((_, end)) = layout.reach() {
+            assert!(
+                end <= buffer.len(),
+                "FlexTensor::new: layout {layout:?} reaches position {end} of a {}-value buffer",
+                buffer.len()
+            );
+        }
+        Self { buffer, layout }
+    }
+
+    /// A contiguous tensor owning `values` with `shape`; panics when their sizes disagree.
+    pub fn from_vec<E: Storable>(values: Vec<E>, shape: impl Into<Shape>) -> Self {
+        let shape = shape.into();
+        assert_eq!(
+            values.len(),
+            shape.num_elements(),
+            "FlexTensor::from_vec: {} values do not fill shape {shape:?}",
+            values.len()
+        );
+        Self {
+            buffer: Arc::new(E::into_buffer(values)),
+            layout: Layout::contiguous(shape),
+        }
+    }
+
+    /// A tensor holding `data`'s values (any boolean storage becomes native `bool`).
+    pub fn from_data(data: TensorData) -> Self {
+        let shape = data.shape.clone();
+        with_elem!(data.dtype, E => {
+            let values: Vec<E> = data.into_vec().unwrap_or_else(|e| {
+                panic!("FlexTensor::from_data: cannot read the data: {e}")
+            });
+            Self::from_vec(values, shape)
+        })
+    }
+
+    /// The values as row-major host data.
+    pub fn into_data(self) -> TensorData {
+        let shape = self.shape().clone();
+        with_elem!(self.dtype(), E => TensorData::new(self.into_vec::<E>(), shape))
+    }
+
+    /// The dtype of the elements.
+    pub fn dtype(&self) -> DType {
+        self.buffer.dtype()
+    }
+
+    /// The shape.
+    pub fn shape(&self) -> &Shape {
+        self.layout.shape()
+    }
+
+    /// The rank.
+    pub fn rank(&self) -> usize {
+        self.layout.rank()
+    }
+
+    /// The number of elements.
+    pub fn num_elements(&self) -> usize {
+        self.layout.num_elements()
+    }
+
+    /// The layout of the view.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// The shared buffer.
+    pub fn buffer(&self) -> &Arc<Buffer> {
+        &self.buffer
+    }
+
+    /// Whether the elements are row-major and adjacent in the buffer.
+    pub fn is_contiguous(&self) -> bool {
+        self.layout.is_contiguous()
+    }
+
+    /// Whether an operation may write into this tensor's buffer: the handle owns it uniquely and
+    /// the view is contiguous.
+    pub fn can_mut(&self) -> bool {
+        Arc::strong_count(&self.buffer) == 1
+            && Arc::weak_count(&self.buffer) == 0
+            && self.is_contiguous()
+    }
+
+    /// The same buffer seen through another layout; panics when it reaches outside the buffer.
+    pub fn with_layout(&self, layout: Layout) -> Self {
+        Self::new(self.buffer.clone(), layout)
+    }
+
+    /// The whole buffer as a slice of `E`; panics when the tensor holds another dtype.
+    pub fn storage<E: Storable>(&self) -> &[E] {
+        E::as_slice(&self.buffer).unwrap_or_else(|| {
+            panic!(
+                "FlexTensor: expected a {} tensor, got {}",
+                E::DTYPE,
+                self.dtype()
+            )
+        })
+    }
+
+    /// The elements as a mutable row-major slice, when [`can_mut`](Self::can_mut) holds.
+    pub fn data_mut<E: Storable>(&mut self) -> Option<&mut [E]> {
+        let range = self.layout.contiguous_range()?;
+        let buffer = Arc::get_mut(&mut self.buffer)?;
+        let dtype = buffer.dtype();
+        let slice = E::as_mut_slice(buffer)
+            .unwrap_or_else(|| panic!("FlexTensor: expected a {} tensor, got {dtype}", E::DTYPE));
+        Some(&mut slice[range])
+    }
+
+    /// The elements in row-major order, borrowed when the view is contiguous.
+    pub fn values<E: Storable>(&self) -> std::borrow::Cow<'_, [E]> {
+        match self.layout.contiguous_range() {
+            Some(range) => std::borrow::Cow::Borrowed(&self.storage::<E>()[range]),
+            None => std::borrow::Cow::Owned(self.to_vec()),
+        }
+    }
+
+    /// The elements in row-major order.
+    pub fn to_vec<E: Storable>(&self) -> Vec<E> {
+        iter::collect_layout(self.storage::<E>(), &self.layout)
+    }
+
+    /// The elements in row-major order, reusing the buffer when it is owned and contiguous.
+    pub fn into_vec<E: Storable>(self) -> Vec<E> {
+        let n = self.num_elements();
+        if self.layout.offset() == 0 && self.is_contiguous() && self.buffer.len() == n {
+            match Arc::try_unwrap(self.buffer) {
+                Ok(buffer) => {
+                    let dtype = buffer.dtype();
+                    return E::from_buffer(buffer).unwrap_or_else(|_| {
+                        panic!("FlexTensor: expected a {} tensor, got {dtype}", E::DTYPE)
+                    });
+                }
+                Err(buffer) => return Self::new(buffer, self.layout).to_vec(),
+            }
+        }
+        self.to_vec()
+    }
+
+    /// A tensor with the same values in a contiguous row-major layout (no copy when already so).
+    pub fn to_contiguous(self) -> Self {
+        if self.is_contiguous() {
+            return self;
+        }
+        let shape = self.shape().clone();
+        with_elem!(self.dtype(), E => Self::from_vec(self.to_vec::<E>(), shape))
+    }
+
+    /// This tensor when an operation may write into it, else a contiguous copy that it may
+    /// (copy-on-write).
+    pub fn into_mut(self) -> Self {
+        if self.can_mut() {
+            return self;
+        }
+        let shape = self.shape().clone();
+        with_elem!(self.dtype(), E => Self::from_vec(self.to_vec::<E>(), shape))
+    }
+
+    /// The view with dimensions reordered: dimension `i` of the result is `axes[i]`.
+    pub fn permute(self, axes: &[usize]) -> Self {
+        let layout = self.layout.permute(axes);
+        Self { layout, ..self }
+    }
+
+    /// The view with dimensions `a` and `b` exchanged.
+    pub fn swap_dims(self, a: usize, b: usize) -> Self {
+        let layout = self.layout.swap_dims(a, b);
+        Self { layout, ..self }
+    }
+
+    /// The view with the last two dimensions exchanged.
+    pub fn transpose(self) -> Self {
+        let layout = self.layout.transpose();
+        Self { layout, ..self }
+    }
+
+    /// The view of one [`Slice`] per leading dimension (steps may be negative).
+    pub fn slice(self, slices: &[Slice]) -> Self {
+        let layout = self.layout.slice(slices);
+        Self { layout, ..self }
+    }
+
+    /// The view with the listed axes reversed.
+    pub fn flip(self, axes: &[usize]) -> Self {
+        let layout = self.layout.flip(axes);
+        Self { layout, ..self }
+    }
+
+    /// The view broadcast to `shape` (stride 0 along repeated dims).
+    pub fn expand(self, shape: impl Into<Shape>) -> Self {
+        let layout = self.layout.expand(&shape.into());
+        Self { layout, ..self }
+    }
+
+    /// The same values with another shape: a view when the strides allow it, else a copy.
+    pub fn reshape(self, shape: impl Into<Shape>) -> Self {
+        let shape = shape.into();
+        match self.layout.reshape(&shape) {
+            Some(layout) => Self { layout, ..self },
+            None => self.to_contiguous().reshape(shape),
+        }
+    }
+
+    /// The view with a size-1 dimension inserted at `dim`.
+    pub fn unsqueeze(self, dim: usize) -> Self {
+        let layout = self.layout.unsqueeze(dim);
+        Self { layout, ..self }
+    }
+
+    /// The view without the size-1 dimension `dim`.
+    pub fn squeeze(self, dim: usize) -> Self {
+        let layout = self.layout.squeeze(dim);
+        Self { layout, ..self }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_round_trip_through_views() {
+        let data = TensorData::from([[1.0f32, 2.0, 3.0], [4.0, 5.0, 6.0]]);
+        let t = FlexTensor::from_data(data.clone());
+        assert_eq!(t.dtype(), DType::F32);
+        assert_eq!(t.clone().into_data(), data);
+        let tt = t.clone().transpose();
+        assert!(!tt.is_contiguous());
+        assert_eq!(tt.to_vec::<f32>(), vec![1.0, 4.0, 2.0, 5.0, 3.0, 6.0]);
+        let flat = tt.reshape([6]);
+        assert!(flat.is_contiguous());
+        assert_eq!(flat.to_vec::<f32>(), vec![1.0, 4.0, 2.0, 5.0, 3.0, 6.0]);
+        let b = FlexTensor::from_data(TensorData::from([true, false]));
+        assert_eq!(b.into_data().to_vec::<bool>().unwrap(), vec![true, false]);
+    }
+
+    #[test]
+    fn can_mut_only_when_unique_and_contiguous() {
+        let mut t = FlexTensor::from_vec(vec![1i32, 2, 3, 4], [2, 2]);
+        assert!(t.can_mut());
+        let view = t.clone();
+        assert!(!t.can_mut());
+        assert!(t.data_mut::<i32>().is_none());
+        drop(view);
+        t.data_mut::<i32>().unwrap()[0] = 9;
+        assert_eq!(t.to_vec::<i32>(), vec![9, 2, 3, 4]);
+        assert!(!t.transpose().can_mut());
+    }
+}

@@ -1,0 +1,181 @@
+//! `Device`: where tensors live; the value picks the backend at run time.
+
+use burn_backend::{
+    Backend, BoolStore, DType, DeviceKind, DeviceOps, DeviceSettings, ExecutionError, FloatDType,
+    IntDType, SettingsError, get_device_settings, set_device_settings,
+};
+use burn_dispatch::{Dispatch, DispatchDevice};
+use core::fmt;
+
+/// A device: a CPU core pool (Flex) or an accelerator (Cube). Tensors created with a device
+/// run every operation on that device's backend.
+///
+/// ```
+/// use burn_tensor::{Device, Tensor};
+/// let device = Device::flex();
+/// let x = Tensor::<2>::ones([2, 3], &device);
+/// assert_eq!(x.dims(), [2, 3]);
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Device {
+    inner: DispatchDevice,
+}
+
+/// The default dtypes a device gives new tensors; see [`Device::configure`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct DeviceConfig {
+    /// Default float dtype (`f32` when not set).
+    pub float_dtype: Option<FloatDType>,
+    /// Default int dtype (`i64` when not set).
+    pub int_dtype: Option<IntDType>,
+    /// How bools are stored (native when not set).
+    pub bool_store: Option<BoolStore>,
+}
+
+impl DeviceConfig {
+    /// A configuration that changes nothing.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Sets the default float dtype.
+    pub fn with_float_dtype(mut self, dtype: FloatDType) -> Self {
+        self.float_dtype = Some(dtype);
+        self
+    }
+    /// Sets the default int dtype.
+    pub fn with_int_dtype(mut self, dtype: IntDType) -> Self {
+        self.int_dtype = Some(dtype);
+        self
+    }
+    /// Sets how bools are stored.
+    pub fn with_bool_store(mut self, store: BoolStore) -> Self {
+        self.bool_store = Some(store);
+        self
+    }
+}
+
+/// Which devices [`Device::enumerate`] lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DeviceFilter {
+    /// Every device of every compiled backend.
+    #[default]
+    All,
+    /// Only devices of this kind.
+    Kind(DeviceKind),
+}
+
+impl Device {
+    /// The native CPU device (Flex).
+    #[cfg(feature = "flex")]
+    pub fn flex() -> Self {
+        Self::from_dispatch(DispatchDevice::Flex(burn_flex::FlexDevice))
+    }
+
+    /// A device from its dispatch-level value.
+    pub fn from_dispatch(inner: DispatchDevice) -> Self {
+        Self { inner }
+    }
+
+    /// The dispatch-level value (for backend extensions).
+    pub fn dispatch(&self) -> &DispatchDevice {
+        &self.inner
+    }
+
+    /// Sets the default dtypes, once, before the device's first tensor. Later calls return
+    /// [`SettingsError::AlreadyInitialized`] and change nothing.
+    pub fn configure(&self, config: DeviceConfig) -> Result<(), SettingsError> {
+        let defaults = Dispatch::default_settings(&self.inner);
+        let settings = DeviceSettings {
+            float_dtype: config.float_dtype.unwrap_or(defaults.float_dtype),
+            int_dtype: config.int_dtype.unwrap_or(defaults.int_dtype),
+            bool_dtype: config
+                .bool_store
+                .map(DType::Bool)
+                .unwrap_or(defaults.bool_dtype),
+        };
+        set_device_settings::<Dispatch>(&self.inner, settings)
+    }
+
+    /// The settings in force (this locks them, as creating a tensor does).
+    pub fn settings(&self) -> DeviceSettings {
+        get_device_settings::<Dispatch>(&self.inner)
+    }
+
+    /// Whether the device can hold tensors of `dtype`.
+    pub fn supports_dtype(&self, dtype: DType) -> bool {
+        Dispatch::supports_dtype(&self.inner, dtype)
+    }
+
+    /// Seeds the device's random generator.
+    pub fn seed(&self, seed: u64) {
+        Dispatch::seed(&self.inner, seed)
+    }
+
+    /// Waits for the device's queued work; reports a deferred execution error.
+    pub fn sync(&self) -> Result<(), ExecutionError> {
+        Dispatch::sync(&self.inner)
+    }
+
+    /// Submits queued work without waiting.
+    pub fn flush(&self) {
+        Dispatch::flush(&self.inner)
+    }
+
+    /// Releases cached memory no tensor uses.
+    pub fn memory_cleanup(&self) {
+        Dispatch::memory_cleanup(&self.inner)
+    }
+
+    /// The kind of hardware.
+    pub fn kind(&self) -> DeviceKind {
+        self.inner.kind()
+    }
+
+    /// The backend's name for this device (e.g. `"flex(flex)"`).
+    pub fn name(&self) -> String {
+        Dispatch::name(&self.inner)
+    }
+
+    /// The devices of every compiled backend that pass `filter`.
+    pub fn enumerate(filter: DeviceFilter) -> Vec<Device> {
+        DispatchDevice::compiled_defaults()
+            .into_iter()
+            .map(Device::from_dispatch)
+            .filter(|d| match filter {
+                DeviceFilter::All => true,
+                DeviceFilter::Kind(kind) => d.kind() == kind,
+            })
+            .collect()
+    }
+}
+
+impl Default for Device {
+    /// The device `BURN_DEVICE` names, else the first compiled backend of the catalog.
+    fn default() -> Self {
+        Self::from_dispatch(DispatchDevice::default())
+    }
+}
+
+impl fmt::Debug for Device {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.inner, f)
+    }
+}
+
+impl fmt::Display for Device {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+impl From<DispatchDevice> for Device {
+    fn from(inner: DispatchDevice) -> Self {
+        Self::from_dispatch(inner)
+    }
+}
+
+impl From<&Device> for Device {
+    fn from(device: &Device) -> Self {
+        device.clone()
+    }
+}

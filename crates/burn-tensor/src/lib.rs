@@ -1,0 +1,40 @@
+//! The public tensor API: [`Tensor`], [`Device`], the kinds [`Float`], [`Int`], [`Bool`], and
+//! the function modules [`activation`], [`module`] and [`loss`].
+//!
+//! ```
+//! use burn_tensor::{Device, Tensor, activation};
+//! let device = Device::default();
+//! let x = Tensor::<2>::from_floats([[1.0, -2.0], [3.0, -4.0]], &device);
+//! let y = activation::relu(x).sum();
+//! assert_eq!(y.into_scalar().to_f32(), 4.0);
+//! ```
+#![warn(missing_docs)]
+
+pub mod activation;
+mod bridge;
+mod device;
+mod kind;
+pub mod loss;
+pub mod module;
+mod tensor;
+
+pub use bridge::BridgeTensor;
+pub use burn_backend::{
+    BoolStore, DType, DataError, DeviceKind, DeviceSettings, Distribution, Element,
+    ElementConversion, ExecutionError, FloatDType, IntDType, Scalar, SettingsError, Shape, Slice,
+    SliceArg, TensorData, Tolerance, bf16, f16,
+};
+pub use device::{Device, DeviceConfig, DeviceFilter};
+pub use kind::{BasicOps, Bool, Float, Int, Numeric, TensorKind};
+pub use tensor::{ReshapeArgs, SliceArgs, Tensor, TensorCreationOptions};
+
+/// Option structs of the module operations and the backend ops traits.
+pub mod ops {
+    pub use burn_backend::ops::*;
+}
+
+/// The backend layer, for extensions and tests that name it.
+pub mod backend {
+    pub use burn_backend::{AutodiffBackend, Backend, BackendTypes, DeviceOps, TensorMetadata};
+    pub use burn_dispatch::{BackendTensor, Dispatch, DispatchDevice, DispatchTensor};
+}

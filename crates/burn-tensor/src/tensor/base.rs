@@ -1,0 +1,247 @@
+//! `Tensor`: the struct, its metadata, reading, moving and creating.
+
+use super::args::TensorCreationOptions;
+use super::check;
+use crate::{BasicOps, BridgeTensor, Device, Float, TensorKind};
+use burn_backend::{
+    DType, ExecutionError, Scalar, Shape, TensorData, TensorMetadata, get_device_settings,
+    read_sync,
+};
+use burn_dispatch::{Dispatch, DispatchTensor};
+use core::marker::PhantomData;
+
+/// A tensor of rank `D` and kind `K` (`Float` by default, `Int`, `Bool`) on a [`Device`].
+///
+/// The type carries no backend: the device the tensor was created on picks it. Operations take
+/// `self` by value (clone to keep a tensor; clones share storage until one is written).
+///
+/// ```
+/// use burn_tensor::{Device, Tensor};
+/// let device = Device::default();
+/// let x = Tensor::<2>::from_floats([[1.0, 2.0], [3.0, 4.0]], &device);
+/// let y = x.clone().matmul(x) + 1.0;
+/// assert_eq!(y.into_data().to_vec::<f32>().unwrap(), vec![8.0, 11.0, 16.0, 23.0]);
+/// ```
+pub struct Tensor<const D: usize, K: TensorKind = Float> {
+    bridge: BridgeTensor,
+    kind: PhantomData<K>,
+}
+
+impl<const D: usize, K: TensorKind> Clone for Tensor<D, K> {
+    fn clone(&self) -> Self {
+        Self {
+            bridge: self.bridge.clone(),
+            kind: PhantomData,
+        }
+    }
+}
+
+impl<const D: usize, K: BasicOps> Tensor<D, K> {
+    /// A tensor from a dispatch primitive of kind `K` and rank `D`.
+    pub fn from_primitive(primitive: DispatchTensor) -> Self {
+        let rank = primitive.shape().num_dims();
+        if rank != D {
+            check::fail(
+                "from_primitive",
+                format_args!("expected a primitive of rank {D}, got rank {rank}"),
+            );
+        }
+        Self {
+            bridge: K::bridge(primitive),
+            kind: PhantomData,
+        }
+    }
+
+    /// The dispatch primitive.
+    pub fn into_primitive(self) -> DispatchTensor {
+        self.bridge.into_primitive()
+    }
+
+    /// A reference to the dispatch primitive.
+    pub fn primitive(&self) -> &DispatchTensor {
+        self.bridge.primitive()
+    }
+
+    /// The tensor with its kind tag (for backend extensions).
+    pub fn into_bridge(self) -> BridgeTensor {
+        self.bridge
+    }
+
+    /// The shape.
+    pub fn shape(&self) -> Shape {
+        self.primitive().shape()
+    }
+
+    /// The sizes of the `D` dims.
+    pub fn dims(&self) -> [usize; D] {
+        self.shape().dims::<D>()
+    }
+
+    /// The rank (`D`).
+    pub fn rank(&self) -> usize {
+        D
+    }
+
+    /// The number of elements.
+    pub fn num_elements(&self) -> usize {
+        self.shape().num_elements()
+    }
+
+    /// The element type.
+    pub fn dtype(&self) -> DType {
+        self.primitive().dtype()
+    }
+
+    /// The device the tensor lives on.
+    pub fn device(&self) -> Device {
+        Device::from_dispatch(K::device(self.primitive()))
+    }
+
+    /// The tensor on `device` (the same tensor when it is already there).
+    pub fn to_device(self, device: &Device) -> Self {
+        Self::from_primitive(K::to_device(self.into_primitive(), device.dispatch()))
+    }
+
+    /// Reads the values to the host, waiting for pending work; panics if execution failed
+    /// (use [`try_into_data`](Self::try_into_data) to get the error).
+    pub fn into_data(self) -> TensorData {
+        self.try_into_data()
+            .unwrap_or_else(|e| check::fail("into_data", format_args!("execution failed: {e}")))
+    }
+
+    /// Reads the values to the host, returning a deferred execution error.
+    pub fn try_into_data(self) -> Result<TensorData, ExecutionError> {
+        read_sync(K::into_data_async(self.into_primitive()))
+    }
+
+    /// Reads the values asynchronously.
+    pub async fn into_data_async(self) -> Result<TensorData, ExecutionError> {
+        K::into_data_async(self.into_primitive()).await
+    }
+
+    /// Reads the values to the host, keeping the tensor.
+    pub fn to_data(&self) -> TensorData {
+        self.clone().into_data()
+    }
+
+    /// The single value of a one-element tensor.
+    pub fn into_scalar(self) -> Scalar {
+        let count = self.num_elements();
+        if count != 1 {
+            check::fail(
+                "into_scalar",
+                format_args!(
+                    "expected a tensor of one element, got shape {:?}",
+                    self.shape()
+                ),
+            );
+        }
+        let data = self.into_data();
+        burn_backend::with_dtype!(data.dtype, E => data.as_slice::<E>().expect("dtype checked")[0].into())
+    }
+
+    /// A tensor holding `data`, converted to the dtype of `options` (by default the device's
+    /// default dtype for the kind). Panics unless `data` has rank `D`.
+    pub fn from_data<T: Into<TensorData>>(
+        data: T,
+        options: impl Into<TensorCreationOptions>,
+    ) -> Self {
+        let data = data.into();
+        let options = options.into();
+        if data.shape.num_dims() != D {
+            check::fail(
+                "from_data",
+                format_args!(
+                    "expected data of rank {D}, got shape {:?} of rank {}",
+                    data.shape,
+                    data.shape.num_dims()
+                ),
+            );
+        }
+        let dtype = Self::creation_dtype("from_data", &options);
+        let data = if data.dtype == dtype {
+            data
+        } else {
+            data.convert_dtype(dtype)
+        };
+        Self::from_primitive(K::from_data(data, options.device.dispatch()))
+    }
+
+    /// A tensor with unspecified values.
+    pub fn empty<S: Into<Shape>>(shape: S, options: impl Into<TensorCreationOptions>) -> Self {
+        let shape = Self::checked_shape("empty", shape.into());
+        let options = options.into();
+        let dtype = Self::creation_dtype("empty", &options);
+        Self::from_primitive(K::empty(shape, options.device.dispatch(), dtype))
+    }
+
+    /// A tensor with every element `value`.
+    pub fn full<S: Into<Shape>, V: Into<Scalar>>(
+        shape: S,
+        value: V,
+        options: impl Into<TensorCreationOptions>,
+    ) -> Self {
+        let shape = Self::checked_shape("full", shape.into());
+        let options = options.into();
+        let dtype = Self::creation_dtype("full", &options);
+        Self::from_primitive(K::full(
+            shape,
+            value.into(),
+            options.device.dispatch(),
+            dtype,
+        ))
+    }
+
+    /// A tensor of this one's shape, device and dtype with every element `value`.
+    pub fn full_like<V: Into<Scalar>>(&self, value: V) -> Self {
+        Self::full(self.shape(), value, (&self.device(), self.dtype()))
+    }
+
+    /// The dtype a creation with `options` uses; panics when it is not of kind `K`.
+    pub(crate) fn creation_dtype(op: &str, options: &TensorCreationOptions) -> DType {
+        let dtype = options.dtype.unwrap_or_else(|| {
+            K::default_dtype(&get_device_settings::<Dispatch>(options.device.dispatch()))
+        });
+        if !K::accepts(dtype) {
+            check::fail(op, format_args!("dtype {dtype} is not a {} dtype", K::NAME));
+        }
+        if !options.device.supports_dtype(dtype) {
+            check::fail(
+                op,
+                format_args!("device {:?} does not support dtype {dtype}", options.device),
+            );
+        }
+        dtype
+    }
+
+    /// `shape` if it has rank `D`, else a panic naming `op`.
+    pub(crate) fn checked_shape(op: &str, shape: Shape) -> Shape {
+        if shape.num_dims() != D {
+            check::fail(
+                op,
+                format_args!("expected a shape of rank {D}, got {shape:?}"),
+            );
+        }
+        shape
+    }
+
+    /// Wraps a result primitive of another rank or kind.
+    pub(crate) fn new_tensor<const D2: usize, K2: BasicOps>(
+        primitive: DispatchTensor,
+    ) -> Tensor<D2, K2> {
+        Tensor::from_primitive(primitive)
+    }
+}
+
+impl<const D: usize, K: BasicOps> core::fmt::Debug for Tensor<D, K> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "Tensor {{ kind: {}, shape: {:?}, dtype: {}, device: {:?} }}",
+            K::NAME,
+            self.shape(),
+            self.dtype(),
+            self.device()
+        )
+    }
+}

@@ -1,0 +1,110 @@
+//! Methods of bool tensors: logic, conversions, coordinates, masks.
+
+use super::args::TensorCreationOptions;
+use crate::{Bool, Float, Int, Tensor};
+use burn_backend::ops::BoolTensorOps;
+use burn_backend::{TensorData, get_device_settings};
+use burn_dispatch::Dispatch;
+
+impl<const D: usize> Tensor<D, Bool> {
+    /// A bool tensor from nested arrays or a [`TensorData`] of bools.
+    pub fn from_bool<T: Into<TensorData>>(
+        values: T,
+        options: impl Into<TensorCreationOptions>,
+    ) -> Self {
+        Self::from_data(values.into(), options)
+    }
+
+    /// Logical not.
+    pub fn bool_not(self) -> Self {
+        Self::from_primitive(Dispatch::bool_not(self.into_primitive()))
+    }
+
+    /// Logical and (broadcasting).
+    pub fn bool_and(self, other: Self) -> Self {
+        let (lhs, rhs) = Self::binary_operands("bool_and", self, other);
+        Self::from_primitive(Dispatch::bool_and(lhs, rhs))
+    }
+
+    /// Logical or (broadcasting).
+    pub fn bool_or(self, other: Self) -> Self {
+        let (lhs, rhs) = Self::binary_operands("bool_or", self, other);
+        Self::from_primitive(Dispatch::bool_or(lhs, rhs))
+    }
+
+    /// Logical exclusive or (broadcasting).
+    pub fn bool_xor(self, other: Self) -> Self {
+        let (lhs, rhs) = Self::binary_operands("bool_xor", self, other);
+        Self::from_primitive(Dispatch::bool_xor(lhs, rhs))
+    }
+
+    /// 1 for true, 0 for false, as ints of the device's default int dtype.
+    pub fn int(self) -> Tensor<D, Int> {
+        let dtype = get_device_settings::<Dispatch>(self.device().dispatch()).int_dtype;
+        Tensor::from_primitive(Dispatch::bool_into_int(self.into_primitive(), dtype))
+    }
+
+    /// 1.0 for true, 0.0 for false, as floats of the device's default float dtype.
+    pub fn float(self) -> Tensor<D, Float> {
+        let dtype = get_device_settings::<Dispatch>(self.device().dispatch()).float_dtype;
+        Tensor::from_primitive(Dispatch::bool_into_float(self.into_primitive(), dtype))
+    }
+
+    /// The coordinates of the true elements, shape `[count, D]`, row-major order.
+    pub fn argwhere(self) -> Tensor<2, Int> {
+        Tensor::from_primitive(Dispatch::bool_argwhere(self.into_primitive()))
+    }
+
+    /// One 1-d int tensor per dim with the coordinates of the true elements (`torch.nonzero`
+    /// with `as_tuple=True`).
+    pub fn nonzero(self) -> Vec<Tensor<1, Int>> {
+        let coords = self.argwhere();
+        let count = coords.dims()[0];
+        if count == 0 {
+            return Vec::new();
+        }
+        (0..D)
+            .map(|d| coords.clone().narrow(1, d, 1).reshape([count]))
+            .collect()
+    }
+}
+
+impl Tensor<2, Bool> {
+    /// A `[rows, cols]` mask, true above the `diagonal`-th diagonal (what `tril` zeroes).
+    pub fn tril_mask(
+        shape: [usize; 2],
+        diagonal: i64,
+        options: impl Into<TensorCreationOptions>,
+    ) -> Self {
+        Self::triangle(shape, options, move |r, c| c - r > diagonal)
+    }
+
+    /// A `[rows, cols]` mask, true below the `diagonal`-th diagonal (what `triu` zeroes).
+    pub fn triu_mask(
+        shape: [usize; 2],
+        diagonal: i64,
+        options: impl Into<TensorCreationOptions>,
+    ) -> Self {
+        Self::triangle(shape, options, move |r, c| c - r < diagonal)
+    }
+
+    /// A `[rows, cols]` mask, true off the `diagonal`-th diagonal.
+    pub fn diag_mask(
+        shape: [usize; 2],
+        diagonal: i64,
+        options: impl Into<TensorCreationOptions>,
+    ) -> Self {
+        Self::triangle(shape, options, move |r, c| c - r != diagonal)
+    }
+
+    fn triangle(
+        [rows, cols]: [usize; 2],
+        options: impl Into<TensorCreationOptions>,
+        masked: impl Fn(i64, i64) -> bool,
+    ) -> Self {
+        let values: Vec<bool> = (0..rows * cols)
+            .map(|i| masked((i / cols) as i64, (i % cols) as i64))
+            .collect();
+        Self::from_data(TensorData::new(values, [rows, cols]), options)
+    }
+}

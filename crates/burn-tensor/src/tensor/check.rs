@@ -1,0 +1,82 @@
+//! Argument checks of the public API: each failure names the operation, what it expected and
+//! what it got.
+
+use burn_backend::{DType, Shape};
+
+/// Panics with `Tensor::{op}: {message}`.
+#[track_caller]
+pub(crate) fn fail(op: &str, message: impl core::fmt::Display) -> ! {
+    panic!("Tensor::{op}: {message}")
+}
+
+/// Panics unless `dim < rank`.
+#[track_caller]
+pub(crate) fn dim_in_range(op: &str, dim: usize, rank: usize) {
+    if dim >= rank {
+        fail(
+            op,
+            format_args!("dim {dim} is out of range for a tensor of rank {rank}"),
+        );
+    }
+}
+
+/// Resolves a possibly negative dim against `rank`, panicking when out of range.
+#[track_caller]
+pub(crate) fn resolve_dim(op: &str, dim: isize, rank: usize) -> usize {
+    let resolved = if dim < 0 { dim + rank as isize } else { dim };
+    if resolved < 0 || resolved as usize >= rank {
+        fail(
+            op,
+            format_args!("dim {dim} is out of range for a tensor of rank {rank}"),
+        );
+    }
+    resolved as usize
+}
+
+/// The shape two operands broadcast to, or a panic naming both.
+#[track_caller]
+pub(crate) fn broadcast(op: &str, lhs: &Shape, rhs: &Shape) -> Shape {
+    lhs.broadcast(rhs).unwrap_or_else(|| {
+        fail(
+            op,
+            format_args!(
+                "shapes {lhs:?} and {rhs:?} cannot be broadcast together (sizes must match or be 1)"
+            ),
+        )
+    })
+}
+
+/// Panics unless the shapes are equal.
+#[track_caller]
+pub(crate) fn same_shape(op: &str, lhs: &Shape, rhs: &Shape) {
+    if lhs != rhs {
+        fail(
+            op,
+            format_args!("expected equal shapes, got {lhs:?} and {rhs:?}"),
+        );
+    }
+}
+
+/// Panics unless the dtypes are equal.
+#[track_caller]
+pub(crate) fn same_dtype(op: &str, lhs: DType, rhs: DType) {
+    if lhs != rhs {
+        fail(
+            op,
+            format_args!("expected operands of one dtype, got {lhs} and {rhs}; use `cast` first"),
+        );
+    }
+}
+
+/// Panics unless the devices are equal.
+#[track_caller]
+pub(crate) fn same_device<D: PartialEq + core::fmt::Debug>(op: &str, lhs: &D, rhs: &D) {
+    if lhs != rhs {
+        fail(
+            op,
+            format_args!(
+                "tensors are on different devices ({lhs:?} and {rhs:?}); move one with `to_device`"
+            ),
+        );
+    }
+}

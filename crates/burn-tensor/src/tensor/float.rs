@@ -1,0 +1,254 @@
+//! Methods of float tensors: math, conversions, random creation, statistics.
+
+use super::args::TensorCreationOptions;
+use super::check;
+use crate::{Bool, Float, Int, Tensor};
+use burn_backend::ops::FloatTensorOps;
+use burn_backend::{
+    DType, Distribution, Element, FloatDType, Scalar, Shape, TensorData, get_device_settings,
+};
+use burn_dispatch::Dispatch;
+
+/// Generates element-wise float methods from a table of (method, backend op).
+macro_rules! unary_float {
+    ($($(#[$doc:meta])* $name:ident => $op:ident;)*) => {$(
+        $(#[$doc])*
+        pub fn $name(self) -> Self {
+            Self::from_primitive(Dispatch::$op(self.into_primitive()))
+        }
+    )*};
+}
+
+impl<const D: usize> Tensor<D, Float> {
+    unary_float! {
+        /// `e^x`.
+        exp => float_exp;
+        /// Natural logarithm.
+        log => float_log;
+        /// `ln(1 + x)`, accurate near zero.
+        log1p => float_log1p;
+        /// Square root.
+        sqrt => float_sqrt;
+        /// `1 / x`.
+        recip => float_recip;
+        /// Sine.
+        sin => float_sin;
+        /// Cosine.
+        cos => float_cos;
+        /// Tangent.
+        tan => float_tan;
+        /// Hyperbolic sine.
+        sinh => float_sinh;
+        /// Hyperbolic cosine.
+        cosh => float_cosh;
+        /// Hyperbolic tangent.
+        tanh => float_tanh;
+        /// Arc sine.
+        asin => float_asin;
+        /// Arc cosine.
+        acos => float_acos;
+        /// Arc tangent.
+        atan => float_atan;
+        /// Inverse hyperbolic sine.
+        asinh => float_asinh;
+        /// Inverse hyperbolic cosine.
+        acosh => float_acosh;
+        /// Inverse hyperbolic tangent.
+        atanh => float_atanh;
+        /// The error function.
+        erf => float_erf;
+        /// Round half to even.
+        round => float_round;
+        /// Round down.
+        floor => float_floor;
+        /// Round up.
+        ceil => float_ceil;
+        /// Round toward zero.
+        trunc => float_trunc;
+    }
+
+    /// A float tensor from nested arrays or a [`TensorData`] of floats.
+    pub fn from_floats<T: Into<TensorData>>(
+        floats: T,
+        options: impl Into<TensorCreationOptions>,
+    ) -> Self {
+        Self::from_data(floats.into(), options)
+    }
+
+    /// A tensor of values sampled from `distribution` (seeded by [`Device::seed`](crate::Device::seed)).
+    pub fn random<S: Into<Shape>>(
+        shape: S,
+        distribution: Distribution,
+        options: impl Into<TensorCreationOptions>,
+    ) -> Self {
+        let shape = Self::checked_shape("random", shape.into());
+        let options = options.into();
+        let dtype = FloatDType::from_dtype(Self::creation_dtype("random", &options));
+        Self::from_primitive(Dispatch::float_random(
+            shape,
+            distribution,
+            options.device.dispatch(),
+            dtype,
+        ))
+    }
+
+    /// `atan2(self, other)` element-wise (broadcasting).
+    pub fn atan2(self, other: Self) -> Self {
+        let (lhs, rhs) = Self::binary_operands("atan2", self, other);
+        Self::from_primitive(Dispatch::float_atan2(lhs, rhs))
+    }
+
+    /// `self ^ other` element-wise (broadcasting).
+    pub fn powf(self, other: Self) -> Self {
+        let (lhs, rhs) = Self::binary_operands("powf", self, other);
+        Self::from_primitive(Dispatch::float_powf(lhs, rhs))
+    }
+
+    /// `self ^ exponent` for a float scalar.
+    pub fn powf_scalar<V: Into<Scalar>>(self, exponent: V) -> Self {
+        Self::from_primitive(Dispatch::float_powf_scalar(
+            self.into_primitive(),
+            exponent.into(),
+        ))
+    }
+
+    /// Whether each element is NaN.
+    pub fn is_nan(self) -> Tensor<D, Bool> {
+        Tensor::from_primitive(Dispatch::float_is_nan(self.into_primitive()))
+    }
+
+    /// Whether each element is ±infinity.
+    pub fn is_inf(self) -> Tensor<D, Bool> {
+        Tensor::from_primitive(Dispatch::float_is_inf(self.into_primitive()))
+    }
+
+    /// Whether any element is NaN.
+    pub fn contains_nan(self) -> bool {
+        self.is_nan().any().into_scalar().to_bool()
+    }
+
+    /// Whether each element is within `rtol · |other| + atol` of `other` (`torch.isclose`).
+    pub fn is_close(self, other: Self, rtol: f64, atol: f64) -> Tensor<D, Bool> {
+        let diff = self.sub(other.clone()).abs();
+        let bound = other.abs().mul_scalar(rtol).add_scalar(atol);
+        diff.lower_equal(bound)
+    }
+
+    /// Whether every element is close to `other` (`torch.allclose`).
+    pub fn all_close(self, other: Self, rtol: f64, atol: f64) -> bool {
+        self.is_close(other, rtol, atol)
+            .all()
+            .into_scalar()
+            .to_bool()
+    }
+
+    /// The values truncated toward zero as an int tensor of the device's default int dtype.
+    pub fn int(self) -> Tensor<D, Int> {
+        let dtype = get_device_settings::<Dispatch>(self.device().dispatch()).int_dtype;
+        Tensor::from_primitive(Dispatch::float_into_int(self.into_primitive(), dtype))
+    }
+
+    /// The values converted to another float dtype.
+    pub fn cast<F: Into<FloatDType>>(self, dtype: F) -> Self {
+        let dtype = dtype.into();
+        if !self.device().supports_dtype(dtype.into()) {
+            check::fail("cast", format_args!("the device does not support {dtype}"));
+        }
+        if self.dtype() == DType::from(dtype) {
+            return self;
+        }
+        Self::from_primitive(Dispatch::float_cast(self.into_primitive(), dtype))
+    }
+
+    /// The variance along `dim` with Bessel's correction (divides by `n - 1`), kept with size 1.
+    pub fn var(self, dim: usize) -> Self {
+        self.var_with_correction(dim, 1)
+    }
+
+    /// The population variance along `dim` (divides by `n`), kept with size 1.
+    pub fn var_bias(self, dim: usize) -> Self {
+        self.var_with_correction(dim, 0)
+    }
+
+    /// The variance (with Bessel's correction) and the mean along `dim`.
+    pub fn var_mean(self, dim: usize) -> (Self, Self) {
+        let mean = self.clone().mean_dim(dim);
+        (self.var(dim), mean)
+    }
+
+    /// The population variance and the mean along `dim`.
+    pub fn var_mean_bias(self, dim: usize) -> (Self, Self) {
+        let mean = self.clone().mean_dim(dim);
+        (self.var_bias(dim), mean)
+    }
+
+    fn var_with_correction(self, dim: usize, correction: usize) -> Self {
+        check::dim_in_range("var", dim, D);
+        let n = self.dims()[dim];
+        if n <= correction {
+            check::fail(
+                "var",
+                format_args!("dim {dim} has {n} elements, need more than {correction}"),
+            );
+        }
+        let centered = self.clone().sub(self.mean_dim(dim));
+        centered
+            .square()
+            .sum_dim(dim)
+            .div_scalar((n - correction) as f64)
+    }
+
+    /// The cross product along `dim`, which must have size 3 (broadcasting the rest).
+    pub fn cross(self, other: Self, dim: isize) -> Self {
+        let dim = check::resolve_dim("cross", dim, D);
+        if self.dims()[dim] != 3 || other.dims()[dim] != 3 {
+            check::fail(
+                "cross",
+                format_args!(
+                    "dim {dim} must have size 3, got {:?} and {:?}",
+                    self.dims(),
+                    other.dims()
+                ),
+            );
+        }
+        let pick = |t: &Self, i: usize| t.clone().narrow(dim, i, 1);
+        let (a0, a1, a2) = (pick(&self, 0), pick(&self, 1), pick(&self, 2));
+        let (b0, b1, b2) = (pick(&other, 0), pick(&other, 1), pick(&other, 2));
+        let c0 = a1.clone().mul(b2.clone()).sub(a2.clone().mul(b1.clone()));
+        let c1 = a2.mul(b0.clone()).sub(a0.clone().mul(b2));
+        let c2 = a0.mul(b1).sub(a1.mul(b0));
+        Tensor::cat(vec![c0, c1, c2], dim)
+    }
+
+    /// The tensor cut off from the autodiff graph (identity on a device without autodiff).
+    pub fn detach(self) -> Self {
+        Self::from_primitive(Dispatch::float_detach(self.into_primitive()))
+    }
+
+    /// Marks the tensor as a leaf that needs a gradient.
+    pub fn require_grad(self) -> Self {
+        self.set_require_grad(true)
+    }
+
+    /// Sets whether the tensor is a leaf that needs a gradient.
+    pub fn set_require_grad(self, require_grad: bool) -> Self {
+        Self::from_primitive(Dispatch::float_set_require_grad(
+            self.into_primitive(),
+            require_grad,
+        ))
+    }
+
+    /// Whether the tensor needs a gradient.
+    pub fn is_require_grad(&self) -> bool {
+        Dispatch::float_is_require_grad(self.primitive())
+    }
+
+    /// The element at `index` (one index per dim) as `E`.
+    pub fn value_at<E: Element>(&self, index: [usize; D]) -> E {
+        let slices: Vec<burn_backend::Slice> = index
+            .iter()
+            .map(|&i| burn_backend::Slice::index(i as isize))
+            .collect();
+        self.clone().slice(slices).into_scalar().elem::<E>()
+    }
+}

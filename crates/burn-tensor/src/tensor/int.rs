@@ -1,0 +1,149 @@
+//! Methods of int tensors: creation, conversions, bitwise operations.
+
+use super::args::TensorCreationOptions;
+use super::check;
+use crate::{Float, Int, Tensor};
+use burn_backend::ops::IntTensorOps;
+use burn_backend::{DType, Distribution, IntDType, Scalar, Shape, TensorData, get_device_settings};
+use burn_dispatch::Dispatch;
+use core::ops::Range;
+
+/// Generates bitwise methods with tensor and scalar right-hand sides.
+macro_rules! bitwise {
+    ($($(#[$doc:meta])* $name:ident / $scalar:ident;)*) => {$(
+        $(#[$doc])*
+        pub fn $name(self, other: Self) -> Self {
+            let (lhs, rhs) = Self::binary_operands(stringify!($name), self, other);
+            Self::from_primitive(Dispatch::$name(lhs, rhs))
+        }
+        $(#[$doc])*
+        #[doc = "(with a scalar)"]
+        pub fn $scalar<V: Into<Scalar>>(self, other: V) -> Self {
+            Self::from_primitive(Dispatch::$scalar(self.into_primitive(), other.into()))
+        }
+    )*};
+}
+
+impl<const D: usize> Tensor<D, Int> {
+    bitwise! {
+        /// Bitwise and.
+        bitwise_and / bitwise_and_scalar;
+        /// Bitwise or.
+        bitwise_or / bitwise_or_scalar;
+        /// Bitwise exclusive or.
+        bitwise_xor / bitwise_xor_scalar;
+        /// Left shift.
+        bitwise_left_shift / bitwise_left_shift_scalar;
+        /// Right shift (arithmetic for signed types).
+        bitwise_right_shift / bitwise_right_shift_scalar;
+    }
+
+    /// Bitwise not.
+    pub fn bitwise_not(self) -> Self {
+        Self::from_primitive(Dispatch::bitwise_not(self.into_primitive()))
+    }
+
+    /// An int tensor from nested arrays or a [`TensorData`] of integers.
+    pub fn from_ints<T: Into<TensorData>>(
+        ints: T,
+        options: impl Into<TensorCreationOptions>,
+    ) -> Self {
+        Self::from_data(ints.into(), options)
+    }
+
+    /// A tensor of values sampled from `distribution`, truncated toward zero.
+    pub fn random<S: Into<Shape>>(
+        shape: S,
+        distribution: Distribution,
+        options: impl Into<TensorCreationOptions>,
+    ) -> Self {
+        let shape = Self::checked_shape("random", shape.into());
+        let options = options.into();
+        let dtype = IntDType::from_dtype(Self::creation_dtype("random", &options));
+        Self::from_primitive(Dispatch::int_random(
+            shape,
+            distribution,
+            options.device.dispatch(),
+            dtype,
+        ))
+    }
+
+    /// The values as floats of the device's default float dtype.
+    pub fn float(self) -> Tensor<D, Float> {
+        let dtype = get_device_settings::<Dispatch>(self.device().dispatch()).float_dtype;
+        Tensor::from_primitive(Dispatch::int_into_float(self.into_primitive(), dtype))
+    }
+
+    /// The values converted to another int dtype (`as` semantics).
+    pub fn cast<I: Into<IntDType>>(self, dtype: I) -> Self {
+        let dtype = dtype.into();
+        if !self.device().supports_dtype(dtype.into()) {
+            check::fail("cast", format_args!("the device does not support {dtype}"));
+        }
+        if self.dtype() == DType::from(dtype) {
+            return self;
+        }
+        Self::from_primitive(Dispatch::int_cast(self.into_primitive(), dtype))
+    }
+
+    /// One-hot encoding along a new last dim of size `num_classes` (`D2 = D + 1`); panics if a
+    /// value is outside `0..num_classes`.
+    pub fn one_hot<const D2: usize>(self, num_classes: usize) -> Tensor<D2, Int> {
+        if D2 != D + 1 {
+            check::fail(
+                "one_hot",
+                format_args!("expected output rank {}, got {D2}", D + 1),
+            );
+        }
+        let (min, max) = (
+            self.clone().min().into_scalar().to_i64(),
+            self.clone().max().into_scalar().to_i64(),
+        );
+        if min < 0 || max >= num_classes as i64 {
+            check::fail(
+                "one_hot",
+                format_args!("values must lie in 0..{num_classes}, got range {min}..={max}"),
+            );
+        }
+        let device = self.device();
+        let dtype = self.dtype();
+        let classes = Tensor::<1, Int>::arange(0..num_classes as i64, (&device, dtype));
+        let mut shape = [1usize; D2];
+        shape[D] = num_classes;
+        let classes: Tensor<D2, Int> = classes.reshape(shape);
+        let expanded: Tensor<D2, Int> = self.unsqueeze_dim(D);
+        let mut target = [-1i64; D2];
+        target[D] = num_classes as i64;
+        let mask = expanded.expand(target).equal(classes.expand(target));
+        Tensor::<D2, Int>::zeros(mask.shape(), (&device, dtype)).mask_fill(mask, 1)
+    }
+}
+
+impl Tensor<1, Int> {
+    /// `start, start + 1, …` below `range.end`.
+    pub fn arange(range: Range<i64>, options: impl Into<TensorCreationOptions>) -> Self {
+        Self::arange_step(range, 1, options)
+    }
+
+    /// `start, start + step, …` below `range.end`.
+    pub fn arange_step(
+        range: Range<i64>,
+        step: usize,
+        options: impl Into<TensorCreationOptions>,
+    ) -> Self {
+        if step == 0 {
+            check::fail("arange_step", "step must be positive");
+        }
+        if range.end < range.start {
+            check::fail("arange", format_args!("empty or reversed range {range:?}"));
+        }
+        let options = options.into();
+        let dtype = IntDType::from_dtype(Self::creation_dtype("arange", &options));
+        Self::from_primitive(Dispatch::int_arange_step(
+            range,
+            step,
+            options.device.dispatch(),
+            dtype,
+        ))
+    }
+}

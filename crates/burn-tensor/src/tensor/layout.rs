@@ -1,0 +1,475 @@
+//! Layout: reshaping, permuting, slicing, concatenating. Views where the backend allows.
+
+use super::args::{ReshapeArgs, SliceArgs};
+use super::check;
+use crate::{BasicOps, Tensor};
+use burn_backend::{Scalar, Shape, Slice};
+
+impl<const D: usize, K: BasicOps> Tensor<D, K> {
+    /// The same values in row-major order with another shape: `-1` infers one size, `0` keeps
+    /// the input's size at that position.
+    pub fn reshape<const D2: usize, S: ReshapeArgs<D2>>(self, shape: S) -> Tensor<D2, K> {
+        let dims = self.dims();
+        let target = shape.into_signed();
+        let mut out = [0usize; D2];
+        let mut infer = None;
+        for (i, &size) in target.iter().enumerate() {
+            match size {
+                -1 if infer.is_none() => infer = Some(i),
+                -1 => check::fail("reshape", format_args!("more than one -1 in {target:?}")),
+                0 if i < D => out[i] = dims[i],
+                s if s > 0 => out[i] = s as usize,
+                s => check::fail("reshape", format_args!("invalid size {s} in {target:?}")),
+            }
+        }
+        let total = self.num_elements();
+        if let Some(i) = infer {
+            let known: usize = out
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, s)| s)
+                .product();
+            if known == 0 || total % known != 0 {
+                check::fail(
+                    "reshape",
+                    format_args!("cannot infer -1 in {target:?} for {total} elements"),
+                );
+            }
+            out[i] = total / known;
+        }
+        let new_shape = Shape::new(out);
+        if new_shape.num_elements() != total {
+            check::fail(
+                "reshape",
+                format_args!(
+                    "shape {:?} has {} elements, the tensor of shape {:?} has {total}",
+                    out,
+                    new_shape.num_elements(),
+                    dims
+                ),
+            );
+        }
+        Self::new_tensor(K::reshape(self.into_primitive(), new_shape))
+    }
+
+    /// Swaps the last two dims.
+    pub fn transpose(self) -> Self {
+        if D < 2 {
+            return self;
+        }
+        self.swap_dims(D - 2, D - 1)
+    }
+
+    /// Swaps two dims.
+    pub fn swap_dims(self, dim1: usize, dim2: usize) -> Self {
+        check::dim_in_range("swap_dims", dim1, D);
+        check::dim_in_range("swap_dims", dim2, D);
+        Self::from_primitive(K::swap_dims(self.into_primitive(), dim1, dim2))
+    }
+
+    /// Reorders the dims: output dim `i` is input dim `axes[i]` (negative counts from the end).
+    pub fn permute(self, axes: [isize; D]) -> Self {
+        let axes: Vec<usize> = axes
+            .iter()
+            .map(|&a| check::resolve_dim("permute", a, D))
+            .collect();
+        let mut seen = [false; D];
+        for &a in &axes {
+            if seen[a] {
+                check::fail("permute", format_args!("axes {axes:?} repeat dim {a}"));
+            }
+            seen[a] = true;
+        }
+        Self::from_primitive(K::permute(self.into_primitive(), &axes))
+    }
+
+    /// Moves dim `src` to position `dst`, keeping the order of the others.
+    pub fn movedim(self, src: isize, dst: isize) -> Self {
+        let src = check::resolve_dim("movedim", src, D);
+        let dst = check::resolve_dim("movedim", dst, D);
+        let mut order: Vec<isize> = (0..D as isize).filter(|&d| d != src as isize).collect();
+        order.insert(dst, src as isize);
+        let axes: [isize; D] = order.try_into().expect("rank preserved");
+        self.permute(axes)
+    }
+
+    /// Reverses the order of elements along each of `axes`.
+    pub fn flip<const N: usize>(self, axes: [isize; N]) -> Self {
+        let axes: Vec<usize> = axes
+            .iter()
+            .map(|&a| check::resolve_dim("flip", a, D))
+            .collect();
+        Self::from_primitive(K::flip(self.into_primitive(), &axes))
+    }
+
+    /// Merges dims `start..=end` into one.
+    pub fn flatten<const D2: usize>(self, start: usize, end: usize) -> Tensor<D2, K> {
+        if start > end || end >= D || D2 != D - (end - start) {
+            check::fail(
+                "flatten",
+                format_args!(
+                    "cannot flatten dims {start}..={end} of a rank-{D} tensor into rank {D2}"
+                ),
+            );
+        }
+        let dims = self.dims();
+        let mut out = Vec::with_capacity(D2);
+        out.extend_from_slice(&dims[..start]);
+        out.push(dims[start..=end].iter().product());
+        out.extend_from_slice(&dims[end + 1..]);
+        Self::new_tensor(K::reshape(self.into_primitive(), Shape::from(out)))
+    }
+
+    /// Removes every dim of size 1; panics unless `D2` dims remain.
+    pub fn squeeze<const D2: usize>(self) -> Tensor<D2, K> {
+        let out: Vec<usize> = self.dims().into_iter().filter(|&d| d != 1).collect();
+        self.reshape_to_rank("squeeze", out)
+    }
+
+    /// Removes dim `dim`, which must have size 1.
+    pub fn squeeze_dim<const D2: usize>(self, dim: usize) -> Tensor<D2, K> {
+        check::dim_in_range("squeeze_dim", dim, D);
+        let dims = self.dims();
+        if dims[dim] != 1 {
+            check::fail(
+                "squeeze_dim",
+                format_args!(
+                    "dim {dim} has size {}, expected 1 (shape {dims:?})",
+                    dims[dim]
+                ),
+            );
+        }
+        let mut out = dims.to_vec();
+        out.remove(dim);
+        self.reshape_to_rank("squeeze_dim", out)
+    }
+
+    /// Removes the listed dims (negative counts from the end), each of size 1.
+    pub fn squeeze_dims<const D2: usize>(self, dims: &[isize]) -> Tensor<D2, K> {
+        let shape = self.dims();
+        let mut remove: Vec<usize> = dims
+            .iter()
+            .map(|&d| check::resolve_dim("squeeze_dims", d, D))
+            .collect();
+        remove.sort_unstable();
+        remove.dedup();
+        for &d in &remove {
+            if shape[d] != 1 {
+                check::fail(
+                    "squeeze_dims",
+                    format_args!(
+                        "dim {d} has size {}, expected 1 (shape {shape:?})",
+                        shape[d]
+                    ),
+                );
+            }
+        }
+        let out: Vec<usize> = (0..D)
+            .filter(|d| !remove.contains(d))
+            .map(|d| shape[d])
+            .collect();
+        self.reshape_to_rank("squeeze_dims", out)
+    }
+
+    /// Adds leading dims of size 1 up to rank `D2`.
+    pub fn unsqueeze<const D2: usize>(self) -> Tensor<D2, K> {
+        if D2 < D {
+            check::fail(
+                "unsqueeze",
+                format_args!("cannot unsqueeze rank {D} to rank {D2}"),
+            );
+        }
+        let mut out = vec![1; D2 - D];
+        out.extend_from_slice(&self.dims());
+        self.reshape_to_rank("unsqueeze", out)
+    }
+
+    /// Inserts a dim of size 1 at position `dim`.
+    pub fn unsqueeze_dim<const D2: usize>(self, dim: usize) -> Tensor<D2, K> {
+        if dim > D || D2 != D + 1 {
+            check::fail(
+                "unsqueeze_dim",
+                format_args!("cannot insert dim {dim} into a rank-{D} tensor to get rank {D2}"),
+            );
+        }
+        let mut out = self.dims().to_vec();
+        out.insert(dim, 1);
+        self.reshape_to_rank("unsqueeze_dim", out)
+    }
+
+    /// Inserts dims of size 1 at the listed output positions (negative counts from the end of
+    /// the output).
+    pub fn unsqueeze_dims<const D2: usize>(self, dims: &[isize]) -> Tensor<D2, K> {
+        let mut positions: Vec<usize> = dims
+            .iter()
+            .map(|&d| check::resolve_dim("unsqueeze_dims", d, D2))
+            .collect();
+        positions.sort_unstable();
+        let mut source = self.dims().into_iter();
+        let out: Vec<usize> = (0..D2)
+            .map(|i| {
+                if positions.contains(&i) {
+                    1
+                } else {
+                    source.next().unwrap_or(1)
+                }
+            })
+            .collect();
+        self.reshape_to_rank("unsqueeze_dims", out)
+    }
+
+    fn reshape_to_rank<const D2: usize>(self, op: &str, dims: Vec<usize>) -> Tensor<D2, K> {
+        if dims.len() != D2 {
+            check::fail(
+                op,
+                format_args!(
+                    "the result has rank {}, expected {D2} (shape {dims:?})",
+                    dims.len()
+                ),
+            );
+        }
+        Self::new_tensor(K::reshape(self.into_primitive(), Shape::from(dims)))
+    }
+
+    /// Broadcasts to `shape` (size-1 dims stretch; new dims are added in front; `-1` keeps a
+    /// size). No data is copied.
+    pub fn expand<const D2: usize, S: ReshapeArgs<D2>>(self, shape: S) -> Tensor<D2, K> {
+        let target = shape.into_signed();
+        let dims = self.dims();
+        if D2 < D {
+            check::fail(
+                "expand",
+                format_args!("cannot expand rank {D} to rank {D2}"),
+            );
+        }
+        let mut out = [0usize; D2];
+        for i in 0..D2 {
+            let source = (i + D).checked_sub(D2).map(|j| dims[j]);
+            out[i] = match (target[i], source) {
+                (-1, Some(s)) => s,
+                (t, Some(s)) if t as usize == s || s == 1 => t as usize,
+                (t, None) if t > 0 => t as usize,
+                (t, s) => check::fail(
+                    "expand",
+                    format_args!("cannot expand shape {dims:?} to {target:?} (size {s:?} to {t})"),
+                ),
+            };
+        }
+        Self::new_tensor(K::expand(self.into_primitive(), Shape::new(out)))
+    }
+
+    /// The sub-tensor selected by one slice per leading dim (see [`s!`](crate::s)).
+    pub fn slice<S: SliceArgs>(self, slices: S) -> Self {
+        let slices = self.checked_slices("slice", slices.into_slices());
+        Self::from_primitive(K::slice(self.into_primitive(), &slices))
+    }
+
+    /// The tensor with the sub-tensor at `slices` replaced by `values`.
+    pub fn slice_assign<S: SliceArgs>(self, slices: S, values: Self) -> Self {
+        let slices = self.checked_slices("slice_assign", slices.into_slices());
+        let expected: Vec<usize> = slices
+            .iter()
+            .zip(self.dims())
+            .map(|(s, d)| s.output_size(d))
+            .collect();
+        check::same_shape("slice_assign", &Shape::from(expected), &values.shape());
+        check::same_device("slice_assign", &self.device(), &values.device());
+        Self::from_primitive(K::slice_assign(
+            self.into_primitive(),
+            &slices,
+            values.into_primitive(),
+        ))
+    }
+
+    /// The tensor with the sub-tensor at `slices` set to `value`.
+    pub fn slice_fill<S: SliceArgs, V: Into<Scalar>>(self, slices: S, value: V) -> Self {
+        let slices = self.checked_slices("slice_fill", slices.into_slices());
+        let dims: Vec<usize> = slices
+            .iter()
+            .zip(self.dims())
+            .map(|(s, d)| s.output_size(d))
+            .collect();
+        let fill = Self::full(dims, value, (&self.device(), self.dtype()));
+        Self::from_primitive(K::slice_assign(
+            self.into_primitive(),
+            &slices,
+            fill.into_primitive(),
+        ))
+    }
+
+    /// Pads `slices` with full slices to rank `D` and checks them.
+    fn checked_slices(&self, op: &str, mut slices: Vec<Slice>) -> Vec<Slice> {
+        if slices.len() > D {
+            check::fail(
+                op,
+                format_args!("{} slices for a tensor of rank {D}", slices.len()),
+            );
+        }
+        let dims = self.dims();
+        for (i, s) in slices.iter().enumerate() {
+            if s.step == 0 {
+                check::fail(op, format_args!("slice {i} has step 0"));
+            }
+            let in_range = |v: isize| v >= -(dims[i] as isize) && v <= dims[i] as isize;
+            let index_like = s.end == Some(s.start + 1) || (s.start == -1 && s.end.is_none());
+            if index_like && !(s.start >= -(dims[i] as isize) && s.start < dims[i] as isize) {
+                check::fail(
+                    op,
+                    format_args!(
+                        "index {} is out of bounds for dim {i} of size {}",
+                        s.start, dims[i]
+                    ),
+                );
+            }
+            if !in_range(s.start) || !s.end.is_none_or(in_range) {
+                check::fail(
+                    op,
+                    format_args!(
+                        "slice {s:?} is out of bounds for dim {i} of size {}",
+                        dims[i]
+                    ),
+                );
+            }
+        }
+        slices.resize(D, Slice::full());
+        slices
+    }
+
+    /// `length` elements of dim `dim` from `start`.
+    pub fn narrow(self, dim: usize, start: usize, length: usize) -> Self {
+        check::dim_in_range("narrow", dim, D);
+        let size = self.dims()[dim];
+        if start + length > size {
+            check::fail(
+                "narrow",
+                format_args!(
+                    "range {start}..{} exceeds dim {dim} of size {size}",
+                    start + length
+                ),
+            );
+        }
+        let mut slices = vec![Slice::full(); D];
+        slices[dim] = Slice::new(start as isize, Some((start + length) as isize), 1);
+        Self::from_primitive(K::slice(self.into_primitive(), &slices))
+    }
+
+    /// Splits dim `dim` into `chunks` pieces of equal size (the last may be smaller; fewer
+    /// pieces when the dim is too small), like `torch.chunk`.
+    pub fn chunk(self, chunks: usize, dim: usize) -> Vec<Self> {
+        check::dim_in_range("chunk", dim, D);
+        if chunks == 0 {
+            check::fail("chunk", "chunks must be positive");
+        }
+        let size = self.dims()[dim];
+        let step = size.div_ceil(chunks).max(1);
+        self.split(step, dim)
+    }
+
+    /// Splits dim `dim` into pieces of `split_size` (the last may be smaller).
+    pub fn split(self, split_size: usize, dim: usize) -> Vec<Self> {
+        check::dim_in_range("split", dim, D);
+        if split_size == 0 {
+            check::fail("split", "split_size must be positive");
+        }
+        let size = self.dims()[dim];
+        let sizes: Vec<usize> = (0..size)
+            .step_by(split_size)
+            .map(|s| split_size.min(size - s))
+            .collect();
+        self.split_with_sizes(sizes, dim)
+    }
+
+    /// Splits dim `dim` into pieces of the given sizes, which must add up to its size.
+    pub fn split_with_sizes(self, sizes: Vec<usize>, dim: usize) -> Vec<Self> {
+        check::dim_in_range("split_with_sizes", dim, D);
+        let total: usize = sizes.iter().sum();
+        if total != self.dims()[dim] {
+            check::fail(
+                "split_with_sizes",
+                format_args!(
+                    "sizes {sizes:?} add up to {total}, dim {dim} has {}",
+                    self.dims()[dim]
+                ),
+            );
+        }
+        let mut start = 0;
+        sizes
+            .into_iter()
+            .map(|len| {
+                let piece = self.clone().narrow(dim, start, len);
+                start += len;
+                piece
+            })
+            .collect()
+    }
+
+    /// Concatenates along `dim`; the other sizes must match.
+    pub fn cat(tensors: Vec<Self>, dim: usize) -> Self {
+        if tensors.is_empty() {
+            check::fail("cat", "expected at least one tensor");
+        }
+        check::dim_in_range("cat", dim, D);
+        let first = tensors[0].dims();
+        let device = tensors[0].device();
+        for (i, t) in tensors.iter().enumerate().skip(1) {
+            let dims = t.dims();
+            for d in (0..D).filter(|&d| d != dim) {
+                if dims[d] != first[d] {
+                    check::fail(
+                        "cat",
+                        format_args!(
+                            "tensor {i} has shape {dims:?}, expected {first:?} outside dim {dim}"
+                        ),
+                    );
+                }
+            }
+            check::same_device("cat", &device, &t.device());
+            check::same_dtype("cat", tensors[0].dtype(), t.dtype());
+        }
+        let primitives = tensors.into_iter().map(Tensor::into_primitive).collect();
+        Self::from_primitive(K::cat(primitives, dim))
+    }
+
+    /// Stacks tensors of one shape along a new dim `dim` (`D2 = D + 1`).
+    pub fn stack<const D2: usize>(tensors: Vec<Self>, dim: usize) -> Tensor<D2, K> {
+        if tensors.is_empty() {
+            check::fail("stack", "expected at least one tensor");
+        }
+        let shape = tensors[0].shape();
+        for (i, t) in tensors.iter().enumerate() {
+            if t.shape() != shape {
+                check::fail(
+                    "stack",
+                    format_args!("tensor {i} has shape {:?}, expected {shape:?}", t.shape()),
+                );
+            }
+        }
+        let expanded: Vec<Tensor<D2, K>> =
+            tensors.into_iter().map(|t| t.unsqueeze_dim(dim)).collect();
+        Tensor::cat(expanded, dim)
+    }
+
+    /// Repeats the tensor `times` times along `dim`.
+    pub fn repeat_dim(self, dim: usize, times: usize) -> Self {
+        check::dim_in_range("repeat_dim", dim, D);
+        if times == 0 {
+            check::fail("repeat_dim", "times must be positive");
+        }
+        Self::from_primitive(K::repeat_dim(self.into_primitive(), dim, times))
+    }
+
+    /// Repeats the tensor along every dim (`sizes[i]` times along dim `i`).
+    pub fn repeat(self, sizes: &[usize]) -> Self {
+        if sizes.len() != D {
+            check::fail("repeat", format_args!("expected {D} sizes, got {sizes:?}"));
+        }
+        let mut out = self;
+        for (dim, &times) in sizes.iter().enumerate() {
+            if times != 1 {
+                out = out.repeat_dim(dim, times);
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,19 @@
+//! The `Tensor` type and its methods, one family per file.
+
+mod args;
+mod base;
+mod bool;
+pub(crate) mod check;
+mod display;
+mod float;
+mod indexing;
+mod int;
+mod layout;
+mod numeric;
+mod operators;
+mod pad;
+mod promote;
+mod triangle;
+
+pub use args::{ReshapeArgs, SliceArgs, TensorCreationOptions};
+pub use base::Tensor;

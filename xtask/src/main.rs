@@ -1,0 +1,102 @@
+//! `cargo xtask <task>`: the one local gate, mirroring CI, cheapest checks first.
+//!
+//! - `check`: rustfmt, clippy with `-D warnings`, and the feature combinations that must build.
+//! - `test`:  the workspace tests (unit, doc, book) and the conformance suite on every backend
+//!   available on this machine, each test binary under a time limit so a hung backend fails
+//!   loudly instead of stalling.
+//! - `ci`:    `check` then `test`.
+
+use std::process::{Command, ExitCode};
+use std::time::{Duration, Instant};
+
+/// How long one test binary may run before it counts as hung.
+const TEST_BINARY_TIMEOUT: Duration = Duration::from_secs(20 * 60);
+
+fn main() -> ExitCode {
+    let task = std::env::args().nth(1).unwrap_or_default();
+    let result = match task.as_str() {
+        "check" => check(),
+        "test" => test(),
+        "ci" => check().and_then(|()| test()),
+        _ => {
+            eprintln!("usage: cargo xtask <check|test|ci>");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("xtask {task}: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs `cargo` with `args`, failing with the command line when it fails.
+fn cargo(args: &[&str]) -> Result<(), String> {
+    cargo_with_timeout(args, None)
+}
+
+fn cargo_with_timeout(args: &[&str], timeout: Option<Duration>) -> Result<(), String> {
+    let line = format!("cargo {}", args.join(" "));
+    eprintln!("==> {line}");
+    let start = Instant::now();
+    let mut child = Command::new(env!("CARGO"))
+        .args(args)
+        .spawn()
+        .map_err(|e| format!("cannot start `{line}`: {e}"))?;
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+            break status;
+        }
+        if timeout.is_some_and(|limit| start.elapsed() > limit) {
+            let _ = child.kill();
+            return Err(format!(
+                "`{line}` ran past {:?} and was killed",
+                timeout.unwrap()
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    eprintln!("    ({:.1}s)", start.elapsed().as_secs_f64());
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`{line}` failed ({status})"))
+    }
+}
+
+fn check() -> Result<(), String> {
+    cargo(&["fmt", "--all", "--", "--check"])?;
+    cargo(&[
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ])?;
+    cargo(&[
+        "check",
+        "-p",
+        "burn-dispatch",
+        "--no-default-features",
+        "--features",
+        "flex",
+    ])?;
+    Ok(())
+}
+
+/// The conformance-suite binaries of each backend this machine can run.
+const SUITE_BINARIES: &[&str] = &["flex_f32", "flex_f64", "flex_f16", "flex_bf16"];
+
+fn test() -> Result<(), String> {
+    cargo(&["test", "--workspace", "--exclude", "burn-backend-tests"])?;
+    for binary in SUITE_BINARIES {
+        cargo_with_timeout(
+            &["test", "-p", "burn-backend-tests", "--test", binary],
+            Some(TEST_BINARY_TIMEOUT),
+        )?;
+    }
+    Ok(())
+}
