@@ -116,7 +116,7 @@ macro_rules! define_dispatch {
                         other => panic!(
                             "expected a tensor on a {} device, got one on a {} device; move \
                              tensors to one device with `to_device` before combining them",
-                            stringify!($variant),
+                            Self::NAME,
                             other.backend_name()
                         ),
                     }
@@ -127,7 +127,7 @@ macro_rules! define_dispatch {
                         DispatchTensor::$variant(tensor) => tensor,
                         other => panic!(
                             "expected a tensor on a {} device, got one on a {} device",
-                            stringify!($variant),
+                            Self::NAME,
                             other.backend_name()
                         ),
                     }
@@ -143,10 +143,7 @@ macro_rules! define_dispatch {
                     #[allow(unreachable_patterns)]
                     match device {
                         DispatchDevice::$variant(device) => device.clone(),
-                        other => panic!(
-                            "expected a {} device, got {other:?}",
-                            stringify!($variant)
-                        ),
+                        other => panic!("expected a {} device, got {other:?}", Self::NAME),
                     }
                 }
             }
@@ -212,6 +209,8 @@ macro_rules! define_dispatch {
             }
 
             /// The default device of every compiled backend, in catalog order.
+            // One push per entry, each behind its feature: not expressible as `vec![..]`.
+            #[allow(clippy::vec_init_then_push)]
             pub fn compiled_defaults() -> Vec<DispatchDevice> {
                 #[allow(unused_mut)]
                 let mut devices = Vec::new();

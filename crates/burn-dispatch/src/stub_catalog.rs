@@ -7,6 +7,8 @@
 
 burn_backend_extension::backend_catalog!(crate::define_dispatch, [Stub, ::burn_flex::Flex, "flex"]);
 
+// The stub test loads the same op files a second time, on purpose.
+#[allow(clippy::duplicate_mod)]
 #[path = "ops/mod.rs"]
 mod ops;
 

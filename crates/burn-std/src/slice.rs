@@ -120,6 +120,7 @@ mod tests {
     use super::*;
 
     #[test]
+    #[allow(clippy::reversed_empty_ranges)] // `1..-1` is a slice expression, not an iteration
     fn negative_indices_count_from_the_end() {
         assert_eq!((-2..).into_slice().to_range(5), 3..5);
         assert_eq!((1..-1).into_slice().to_range(5), 1..4);

@@ -157,7 +157,7 @@ pub fn softmin<const D: usize>(tensor: Tensor<D>, dim: usize) -> Tensor<D> {
 pub fn glu<const D: usize>(tensor: Tensor<D>, dim: usize) -> Tensor<D> {
     check_dim::<D>("glu", dim);
     let size = tensor.dims()[dim];
-    if size % 2 != 0 {
+    if !size.is_multiple_of(2) {
         crate::tensor::check::fail("glu", format_args!("dim {dim} has odd size {size}"));
     }
     let half = size / 2;

@@ -19,10 +19,7 @@ fn check_conv(op: &str, x: &[usize], w: &[usize], groups: usize, transposed: boo
     } else {
         (x[1], w[1] * groups)
     };
-    if in_channels != expected
-        || (!transposed && w[0] % groups != 0)
-        || (transposed && w[0] % groups != 0)
-    {
+    if in_channels != expected || !w[0].is_multiple_of(groups) {
         check::fail(
             op,
             format_args!(

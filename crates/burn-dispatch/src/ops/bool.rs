@@ -1,7 +1,6 @@
 //! Bool operations routed to the tensor's backend.
 
 use super::prelude::*;
-use core::future::Future;
 
 type T = DispatchTensor;
 
@@ -18,10 +17,8 @@ impl BoolTensorOps<Self> for Dispatch {
     fn bool_ones(shape: Shape, device: &DispatchDevice, dtype: DType) -> T {
         dispatch_device!(device, E, B => E::wrap_bool(B::bool_ones(shape, &E::device(device), dtype)))
     }
-    fn bool_into_data(
-        tensor: T,
-    ) -> impl Future<Output = Result<TensorData, ExecutionError>> + Send {
-        async move { dispatch!(&tensor, E, B => B::bool_into_data(E::bool(tensor)).await) }
+    async fn bool_into_data(tensor: T) -> Result<TensorData, ExecutionError> {
+        dispatch!(&tensor, E, B => B::bool_into_data(E::bool(tensor)).await)
     }
     fn bool_device(tensor: &T) -> DispatchDevice {
         dispatch!(tensor, E, B => E::wrap_device(match E::unwrap_ref(tensor) {

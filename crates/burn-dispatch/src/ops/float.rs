@@ -1,7 +1,6 @@
 //! Float operations routed to the tensor's backend.
 
 use super::prelude::*;
-use core::future::Future;
 
 type T = DispatchTensor;
 
@@ -29,10 +28,8 @@ impl FloatTensorOps<Self> for Dispatch {
     fn float_full(shape: Shape, value: Scalar, device: &DispatchDevice, dtype: FloatDType) -> T {
         dispatch_device!(device, E, B => E::wrap_float(B::float_full(shape, value, &E::device(device), dtype)))
     }
-    fn float_into_data(
-        tensor: T,
-    ) -> impl Future<Output = Result<TensorData, ExecutionError>> + Send {
-        async move { dispatch!(&tensor, E, B => B::float_into_data(E::float(tensor)).await) }
+    async fn float_into_data(tensor: T) -> Result<TensorData, ExecutionError> {
+        dispatch!(&tensor, E, B => B::float_into_data(E::float(tensor)).await)
     }
     fn float_device(tensor: &T) -> DispatchDevice {
         dispatch!(tensor, E, B => E::wrap_device(match E::unwrap_ref(tensor) {

@@ -1,7 +1,6 @@
 //! Int operations routed to the tensor's backend.
 
 use super::prelude::*;
-use core::future::Future;
 use core::ops::Range;
 
 type T = DispatchTensor;
@@ -41,8 +40,8 @@ impl IntTensorOps<Self> for Dispatch {
     fn int_arange(range: Range<i64>, device: &DispatchDevice, dtype: IntDType) -> T {
         dispatch_device!(device, E, B => E::wrap_int(B::int_arange(range, &E::device(device), dtype)))
     }
-    fn int_into_data(tensor: T) -> impl Future<Output = Result<TensorData, ExecutionError>> + Send {
-        async move { dispatch!(&tensor, E, B => B::int_into_data(E::int(tensor)).await) }
+    async fn int_into_data(tensor: T) -> Result<TensorData, ExecutionError> {
+        dispatch!(&tensor, E, B => B::int_into_data(E::int(tensor)).await)
     }
     fn int_device(tensor: &T) -> DispatchDevice {
         dispatch!(tensor, E, B => E::wrap_device(match E::unwrap_ref(tensor) {

@@ -30,7 +30,7 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
                 .filter(|(j, _)| *j != i)
                 .map(|(_, s)| s)
                 .product();
-            if known == 0 || total % known != 0 {
+            if known == 0 || !total.is_multiple_of(known) {
                 check::fail(
                     "reshape",
                     format_args!("cannot infer -1 in {target:?} for {total} elements"),

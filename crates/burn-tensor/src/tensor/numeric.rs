@@ -1,5 +1,9 @@
 //! Methods of the numeric kinds (`Float` and `Int`): arithmetic, reductions, comparisons,
 //! clamping, matrix products.
+//!
+//! Methods named like the operator traits (`add`, `neg`, …) are Burn's API; the operators
+//! themselves are implemented in `operators.rs` on top of them.
+#![allow(clippy::should_implement_trait)]
 
 use super::args::TensorCreationOptions;
 use super::check;
