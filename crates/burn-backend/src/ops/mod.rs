@@ -2,6 +2,7 @@
 
 mod activation;
 mod bool;
+mod conv_grad;
 pub(crate) mod defaults;
 mod float;
 mod int;

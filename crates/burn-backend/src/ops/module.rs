@@ -225,6 +225,52 @@ pub trait ModuleOps<B: Backend> {
     fn adaptive_avg_pool1d(x: FloatTensor<B>, output_size: usize) -> FloatTensor<B> {
         squeeze2::<B>(B::adaptive_avg_pool2d(unsqueeze2::<B>(x), [1, output_size]))
     }
+    /// The gradient of `conv2d` with respect to `x`.
+    fn conv2d_x_backward(
+        x: FloatTensor<B>,
+        weight: FloatTensor<B>,
+        output_grad: FloatTensor<B>,
+        options: ConvOptions<2>,
+    ) -> FloatTensor<B> {
+        super::conv_grad::conv2d_x_backward::<B>(x, weight, output_grad, options)
+    }
+    /// The gradient of `conv2d` with respect to the weight.
+    fn conv2d_weight_backward(
+        x: FloatTensor<B>,
+        weight: FloatTensor<B>,
+        output_grad: FloatTensor<B>,
+        options: ConvOptions<2>,
+    ) -> FloatTensor<B> {
+        super::conv_grad::conv2d_weight_backward::<B>(x, weight, output_grad, options)
+    }
+    /// The gradient of any convolution with respect to its bias.
+    fn conv_bias_backward(output_grad: FloatTensor<B>) -> FloatTensor<B> {
+        super::conv_grad::conv_bias_backward::<B>(output_grad)
+    }
+    /// The gradient of `conv_transpose2d` with respect to `x`: the forward convolution of the
+    /// output gradient.
+    fn conv_transpose2d_x_backward(
+        weight: FloatTensor<B>,
+        output_grad: FloatTensor<B>,
+        options: ConvTransposeOptions<2>,
+    ) -> FloatTensor<B> {
+        let forward = ConvOptions::new(
+            options.stride,
+            options.padding,
+            options.dilation,
+            options.groups,
+        );
+        B::conv2d(output_grad, weight, None, forward)
+    }
+    /// The gradient of `conv_transpose2d` with respect to the weight.
+    fn conv_transpose2d_weight_backward(
+        x: FloatTensor<B>,
+        weight: FloatTensor<B>,
+        output_grad: FloatTensor<B>,
+        options: ConvTransposeOptions<2>,
+    ) -> FloatTensor<B> {
+        super::conv_grad::conv_transpose2d_weight_backward::<B>(x, weight, output_grad, options)
+    }
     /// Scaled dot-product attention: `softmax(q·kᵀ·scale + mask) · v`, where `mask` marks the
     /// positions that may *not* be attended (set to -∞ before the softmax).
     fn attention(

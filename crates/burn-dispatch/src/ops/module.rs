@@ -48,6 +48,11 @@ impl ModuleOps<Self> for Dispatch {
         fn max_pool2d_with_indices_backward(x: T => float, grad: T => float, indices: T => int) -> T => float;
         fn interpolate(x: T => float, output_size: [usize; 2] => val, options: InterpolateOptions => val) -> T => float;
         fn interpolate_backward(x: T => float, grad: T => float, output_size: [usize; 2] => val, options: InterpolateOptions => val) -> T => float;
+        fn conv2d_x_backward(x: T => float, weight: T => float, output_grad: T => float, options: ConvOptions<2> => val) -> T => float;
+        fn conv2d_weight_backward(x: T => float, weight: T => float, output_grad: T => float, options: ConvOptions<2> => val) -> T => float;
+        fn conv_bias_backward(output_grad: T => float) -> T => float;
+        fn conv_transpose2d_x_backward(weight: T => float, output_grad: T => float, options: ConvTransposeOptions<2> => val) -> T => float;
+        fn conv_transpose2d_weight_backward(x: T => float, weight: T => float, output_grad: T => float, options: ConvTransposeOptions<2> => val) -> T => float;
         fn embedding(weights: T => float, indices: T => int) -> T => float;
         fn embedding_backward(weights: T => float, output_grad: T => float, indices: T => int) -> T => float;
         fn attention(query: T => float, key: T => float, value: T => float, mask: Option<T> => opt_bool, options: AttentionModuleOptions => val) -> T => float;

@@ -136,8 +136,26 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
                 ),
             );
         }
-        let data = self.into_data();
-        burn_backend::with_dtype!(data.dtype, E => data.as_slice::<E>().expect("dtype checked")[0].into())
+        self.try_into_scalar()
+            .unwrap_or_else(|e| check::fail("into_scalar", format_args!("execution failed: {e}")))
+    }
+
+    /// The single value of a one-element tensor, or the deferred execution error.
+    pub fn try_into_scalar(self) -> Result<Scalar, ExecutionError> {
+        let count = self.num_elements();
+        if count != 1 {
+            check::fail(
+                "try_into_scalar",
+                format_args!(
+                    "expected a tensor of one element, got shape {:?}",
+                    self.shape()
+                ),
+            );
+        }
+        let data = self.try_into_data()?;
+        Ok(
+            burn_backend::with_dtype!(data.dtype, E => data.as_slice::<E>().expect("dtype checked")[0].into()),
+        )
     }
 
     /// A tensor holding `data`, converted to the dtype of `options` (by default the device's

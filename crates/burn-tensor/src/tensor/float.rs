@@ -122,6 +122,16 @@ impl<const D: usize> Tensor<D, Float> {
         Tensor::from_primitive(Dispatch::float_is_inf(self.into_primitive()))
     }
 
+    /// Whether each element is finite (neither NaN nor ±infinity).
+    pub fn is_finite(self) -> Tensor<D, Bool> {
+        self.clone().is_nan().bool_or(self.is_inf()).bool_not()
+    }
+
+    /// Values from `distribution` with this tensor's shape, device and dtype.
+    pub fn random_like(&self, distribution: Distribution) -> Self {
+        Self::random(self.shape(), distribution, (&self.device(), self.dtype()))
+    }
+
     /// Whether any element is NaN.
     pub fn contains_nan(self) -> bool {
         self.is_nan().any().into_scalar().to_bool()

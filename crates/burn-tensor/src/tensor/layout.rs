@@ -61,6 +61,11 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
         self.swap_dims(D - 2, D - 1)
     }
 
+    /// Swaps the last two dims (the same as [`transpose`](Self::transpose)).
+    pub fn t(self) -> Self {
+        self.transpose()
+    }
+
     /// Swaps two dims.
     pub fn swap_dims(self, dim1: usize, dim2: usize) -> Self {
         check::dim_in_range("swap_dims", dim1, D);
@@ -334,6 +339,53 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
         }
         slices.resize(D, Slice::full());
         slices
+    }
+
+    /// The elements `range` of dim `dim`.
+    pub fn slice_dim(self, dim: usize, range: core::ops::Range<usize>) -> Self {
+        check::dim_in_range("slice_dim", dim, D);
+        if range.start > range.end {
+            check::fail("slice_dim", format_args!("reversed range {range:?}"));
+        }
+        self.narrow(dim, range.start, range.end - range.start)
+    }
+
+    /// Rotates the elements along `dim` by `shift` positions (`torch.roll`; negative shifts
+    /// rotate toward the start).
+    pub fn roll_dim(self, shift: i64, dim: usize) -> Self {
+        check::dim_in_range("roll_dim", dim, D);
+        let size = self.dims()[dim];
+        if size == 0 {
+            return self;
+        }
+        let shift = shift.rem_euclid(size as i64) as usize;
+        if shift == 0 {
+            return self;
+        }
+        let tail = self.clone().narrow(dim, size - shift, shift);
+        let head = self.narrow(dim, 0, size - shift);
+        Tensor::cat(vec![tail, head], dim)
+    }
+
+    /// Rotates along each of `dims` by the matching `shifts` (`torch.roll`).
+    pub fn roll(self, shifts: &[i64], dims: &[usize]) -> Self {
+        if shifts.len() != dims.len() {
+            check::fail(
+                "roll",
+                format_args!("{} shifts for {} dims", shifts.len(), dims.len()),
+            );
+        }
+        shifts
+            .iter()
+            .zip(dims)
+            .fold(self, |t, (&shift, &dim)| t.roll_dim(shift, dim))
+    }
+
+    /// The slices along `dim`, one tensor per index, each keeping `dim` with size 1.
+    pub fn iter_dim(self, dim: usize) -> impl Iterator<Item = Self> {
+        check::dim_in_range("iter_dim", dim, D);
+        let size = self.dims()[dim];
+        (0..size).map(move |i| self.clone().narrow(dim, i, 1))
     }
 
     /// `length` elements of dim `dim` from `start`.

@@ -28,7 +28,7 @@ macro_rules! arithmetic {
 
 /// Generates broadcasting comparisons and their scalar forms.
 macro_rules! comparisons {
-    ($($(#[$doc:meta])* $name:ident / $elem:ident;)*) => {$(
+    ($($(#[$doc:meta])* $name:ident / $elem:ident / $alias:ident;)*) => {$(
         $(#[$doc])*
         pub fn $name(self, other: Self) -> Tensor<D, Bool> {
             self.compare(stringify!($name), other, K::$name)
@@ -38,12 +38,17 @@ macro_rules! comparisons {
         pub fn $elem<V: Into<Scalar>>(self, other: V) -> Tensor<D, Bool> {
             Tensor::from_primitive(K::$elem(self.into_primitive(), other.into()))
         }
+        $(#[$doc])*
+        #[doc = "(with a scalar; the same as the `_elem` form)"]
+        pub fn $alias<V: Into<Scalar>>(self, other: V) -> Tensor<D, Bool> {
+            self.$elem(other)
+        }
     )*};
 }
 
 /// Generates reductions along a dim (kept with size 1) and over everything (shape `[1]`).
 macro_rules! reductions {
-    ($($(#[$doc:meta])* $all:ident / $dim:ident;)*) => {$(
+    ($($(#[$doc:meta])* $all:ident / $dim:ident / $dims:ident;)*) => {$(
         $(#[$doc])*
         #[doc = "over all elements, shape `[1]`."]
         pub fn $all(self) -> Tensor<1, K> {
@@ -57,6 +62,11 @@ macro_rules! reductions {
         pub fn $dim(self, dim: usize) -> Self {
             check::dim_in_range(stringify!($dim), dim, D);
             Self::from_primitive(K::$dim(self.into_primitive(), dim))
+        }
+        $(#[$doc])*
+        #[doc = "along each of `dims`, each kept with size 1."]
+        pub fn $dims(self, dims: &[usize]) -> Self {
+            dims.iter().fold(self, |t, &dim| t.$dim(dim))
         }
     )*};
 }
@@ -88,28 +98,28 @@ impl<const D: usize, K: Numeric> Tensor<D, K> {
 
     comparisons! {
         /// Element-wise `self > other`
-        greater / greater_elem;
+        greater / greater_elem / greater_scalar;
         /// Element-wise `self >= other`
-        greater_equal / greater_equal_elem;
+        greater_equal / greater_equal_elem / greater_equal_scalar;
         /// Element-wise `self < other`
-        lower / lower_elem;
+        lower / lower_elem / lower_scalar;
         /// Element-wise `self <= other`
-        lower_equal / lower_equal_elem;
+        lower_equal / lower_equal_elem / lower_equal_scalar;
     }
 
     reductions! {
         /// The sum
-        sum / sum_dim;
+        sum / sum_dim / sum_dims;
         /// The product
-        prod / prod_dim;
+        prod / prod_dim / prod_dims;
         /// The mean (ints truncate)
-        mean / mean_dim;
+        mean / mean_dim / mean_dims;
         /// The largest value
-        max / max_dim;
+        max / max_dim / max_dims;
         /// The smallest value
-        min / min_dim;
+        min / min_dim / min_dims;
         /// The largest absolute value
-        max_abs / max_abs_dim;
+        max_abs / max_abs_dim / max_abs_dims;
     }
 
     scans! {
@@ -300,6 +310,52 @@ impl<const D: usize, K: Numeric> Tensor<D, K> {
     pub fn argsort_descending(self, dim: usize) -> Tensor<D, Int> {
         check::dim_in_range("argsort_descending", dim, D);
         Tensor::from_primitive(K::argsort(self.into_primitive(), dim, true))
+    }
+
+    /// The indices of the `k` largest values along `dim`, largest first.
+    pub fn argtopk(self, k: usize, dim: usize) -> Tensor<D, Int> {
+        self.topk_with_indices(k, dim).1
+    }
+
+    /// Combines the slices of `values` into `self` at `indices` along `dim` with `update`
+    /// (only [`IndexingUpdateOp::Add`](burn_backend::IndexingUpdateOp::Add) and `Assign`).
+    pub fn select_assign(
+        self,
+        dim: usize,
+        indices: Tensor<1, Int>,
+        values: Self,
+        update: burn_backend::IndexingUpdateOp,
+    ) -> Self {
+        use burn_backend::IndexingUpdateOp;
+        match update {
+            IndexingUpdateOp::Add => self.select_add(dim, indices, values),
+            IndexingUpdateOp::Assign => {
+                // Zero the selected slices, then add the new values.
+                let zeros = values.zeros_like();
+                let current = self.clone().select(dim, indices.clone());
+                self.select_add(dim, indices.clone(), zeros.sub(current))
+                    .select_add(dim, indices, values)
+            }
+            other => check::fail(
+                "select_assign",
+                format_args!("update {other:?} is not supported; use Add or Assign"),
+            ),
+        }
+    }
+
+    /// The remainder with the sign of the dividend (C's `fmod`, `torch.fmod`).
+    pub fn fmod(self, other: Self) -> Self {
+        let quotient_sign = self.clone().sign();
+        let magnitude = self.abs().remainder(other.abs());
+        magnitude.mul(quotient_sign)
+    }
+
+    /// The remainder by a scalar with the sign of the dividend (`torch.fmod`).
+    pub fn fmod_scalar<V: Into<Scalar>>(self, other: V) -> Self {
+        let other = other.into();
+        let divisor = Scalar::Float(other.to_f64().abs());
+        let sign = self.clone().sign();
+        self.abs().remainder_scalar(divisor).mul(sign)
     }
 
     /// The `k` largest values along `dim`, largest first.
