@@ -117,9 +117,10 @@ pub(crate) fn argwhere_host(data: &TensorData) -> TensorData {
     TensorData::new(exact, [count, rank])
 }
 
-/// Attention from matmul and a numerically stable softmax; a row with every key masked gives
-/// zeros.
-pub(crate) fn attention_composed<B: Backend>(
+/// Attention composed from matmul and a numerically stable softmax (any rank); a row with every
+/// key masked gives zeros. The default body of `ModuleOps::attention`, public so that a backend
+/// with a fused kernel for some shapes can fall back to it for the others.
+pub fn attention_fallback<B: Backend>(
     query: FloatTensor<B>,
     key: FloatTensor<B>,
     value: FloatTensor<B>,

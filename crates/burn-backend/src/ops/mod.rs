@@ -3,7 +3,7 @@
 mod activation;
 mod bool;
 mod conv_grad;
-pub(crate) mod defaults;
+mod defaults;
 mod float;
 mod int;
 mod module;
@@ -12,6 +12,7 @@ mod transaction;
 
 pub use activation::ActivationOps;
 pub use bool::BoolTensorOps;
+pub use defaults::attention_fallback;
 pub use burn_std::{
     AttentionModuleOptions, ConvOptions, ConvTransposeOptions, IndexingUpdateOp, InterpolateMode,
     InterpolateOptions, PadMode,

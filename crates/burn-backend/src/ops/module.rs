@@ -280,7 +280,7 @@ pub trait ModuleOps<B: Backend> {
         mask: Option<BoolTensor<B>>,
         options: AttentionModuleOptions,
     ) -> FloatTensor<B> {
-        super::defaults::attention_composed::<B>(query, key, value, mask, options)
+        super::defaults::attention_fallback::<B>(query, key, value, mask, options)
     }
 }
 

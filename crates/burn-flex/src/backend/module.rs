@@ -7,9 +7,7 @@ use crate::kernels::{
     adaptive_pool, attention as attn, avg_pool, conv, conv_transpose, embedding as emb,
     interpolate as interp, pool,
 };
-use crate::ops::{
-    binary, compare, creation, index::index_values, mask as masking, matmul, reduce, unary,
-};
+use crate::ops::{creation, index::index_values};
 use crate::tensor::Storable;
 use burn_backend::ops::{MaxPool1dWithIndices, MaxPool2dWithIndices, ModuleOps};
 use burn_backend::{
@@ -54,7 +52,14 @@ impl ModuleOps<Flex> for Flex {
         let (xs, ws) = (dims("conv2d", "x", &x), dims("conv2d", "weight", &weight));
         with_float!(x.dtype(), "conv2d", E => {
             let bias = bias.as_ref().map(values::<E>);
-            let (out, shape) = conv::conv2d(&values::<E>(&x), xs, &values::<E>(&weight), ws, bias.as_deref(), options);
+            let (out, shape) = conv::conv2d(
+                &values::<E>(&x),
+                xs,
+                &values::<E>(&weight),
+                ws,
+                bias.as_deref(),
+                options,
+            );
             FlexTensor::from_vec(out, shape)
         })
     }
@@ -63,7 +68,14 @@ impl ModuleOps<Flex> for Flex {
         let (xs, ws) = (dims(op, "x", &x), dims(op, "weight", &weight));
         with_float!(x.dtype(), op, E => {
             let bias = bias.as_ref().map(values::<E>);
-            let (out, shape) = conv_transpose::conv_transpose2d(&values::<E>(&x), xs, &values::<E>(&weight), ws, bias.as_deref(), options);
+            let (out, shape) = conv_transpose::conv_transpose2d(
+                &values::<E>(&x),
+                xs,
+                &values::<E>(&weight),
+                ws,
+                bias.as_deref(),
+                options,
+            );
             FlexTensor::from_vec(out, shape)
         })
     }
@@ -77,7 +89,15 @@ impl ModuleOps<Flex> for Flex {
     ) -> T {
         let xs = dims("avg_pool2d", "x", &x);
         with_float!(x.dtype(), "avg_pool2d", E => {
-            let (out, shape) = avg_pool::avg_pool2d(&values::<E>(&x), xs, kernel_size, stride, padding, count_include_pad, ceil_mode);
+            let (out, shape) = avg_pool::avg_pool2d(
+                &values::<E>(&x),
+                xs,
+                kernel_size,
+                stride,
+                padding,
+                count_include_pad,
+                ceil_mode,
+            );
             FlexTensor::from_vec(out, shape)
         })
     }
@@ -92,14 +112,26 @@ impl ModuleOps<Flex> for Flex {
     ) -> T {
         let xs = dims("avg_pool2d_backward", "x", &x);
         with_float!(x.dtype(), "avg_pool2d_backward", E => {
-            let out = avg_pool::avg_pool2d_backward(&values::<E>(&grad), xs, kernel_size, stride, padding, count_include_pad, ceil_mode);
+            let out = avg_pool::avg_pool2d_backward(
+                &values::<E>(&grad),
+                xs,
+                kernel_size,
+                stride,
+                padding,
+                count_include_pad,
+                ceil_mode,
+            );
             FlexTensor::from_vec(out, xs)
         })
     }
     fn adaptive_avg_pool2d(x: T, output_size: [usize; 2]) -> T {
         let xs = dims("adaptive_avg_pool2d", "x", &x);
         with_float!(x.dtype(), "adaptive_avg_pool2d", E => {
-            let (out, shape) = adaptive_pool::adaptive_avg_pool2d(&values::<E>(&x), xs, output_size);
+            let (out, shape) = adaptive_pool::adaptive_avg_pool2d(
+                &values::<E>(&x),
+                xs,
+                output_size,
+            );
             FlexTensor::from_vec(out, shape)
         })
     }
@@ -107,7 +139,11 @@ impl ModuleOps<Flex> for Flex {
         let op = "adaptive_avg_pool2d_backward";
         let (xs, gs): ([usize; 4], [usize; 4]) = (dims(op, "x", &x), dims(op, "grad", &grad));
         with_float!(x.dtype(), op, E => {
-            let out = adaptive_pool::adaptive_avg_pool2d_backward(&values::<E>(&grad), xs, [gs[2], gs[3]]);
+            let out = adaptive_pool::adaptive_avg_pool2d_backward(
+                &values::<E>(&grad),
+                xs,
+                [gs[2], gs[3]],
+            );
             FlexTensor::from_vec(out, xs)
         })
     }
@@ -121,7 +157,15 @@ impl ModuleOps<Flex> for Flex {
     ) -> MaxPool2dWithIndices<Flex> {
         let xs = dims("max_pool2d_with_indices", "x", &x);
         with_float!(x.dtype(), "max_pool2d_with_indices", E => {
-            let (out, idx, shape) = pool::max_pool2d(&values::<E>(&x), xs, kernel_size, stride, padding, dilation, ceil_mode);
+            let (out, idx, shape) = pool::max_pool2d(
+                &values::<E>(&x),
+                xs,
+                kernel_size,
+                stride,
+                padding,
+                dilation,
+                ceil_mode,
+            );
             MaxPool2dWithIndices {
                 output: FlexTensor::from_vec(out, shape),
                 indices: indices(idx, shape.to_vec()),
@@ -163,15 +207,21 @@ impl ModuleOps<Flex> for Flex {
         let ws = dims("embedding", "weights", &weights);
         let mut shape = indices.shape().dims.clone();
         shape.push(ws[1]);
-        with_float!(weights.dtype(), "embedding", E => with_int!(indices.dtype(), "embedding (indices)", I => {
+        let op = "embedding";
+        with_float!(weights.dtype(), op, E => with_int!(indices.dtype(), op, I => {
             let out = emb::embedding(&weights.values::<E>(), ws, &indices.values::<I>());
             FlexTensor::from_vec(out, shape)
         }))
     }
     fn embedding_backward(weights: T, output_grad: T, indices: T) -> T {
         let ws = dims("embedding_backward", "weights", &weights);
-        with_float!(weights.dtype(), "embedding_backward", E => with_int!(indices.dtype(), "embedding_backward (indices)", I => {
-            let out = emb::embedding_backward(&values::<E>(&output_grad), &indices.values::<I>(), ws);
+        let op = "embedding_backward";
+        with_float!(weights.dtype(), op, E => with_int!(indices.dtype(), op, I => {
+            let out = emb::embedding_backward(
+                &values::<E>(&output_grad),
+                &indices.values::<I>(),
+                ws,
+            );
             FlexTensor::from_vec(out, ws)
         }))
     }
@@ -179,7 +229,14 @@ impl ModuleOps<Flex> for Flex {
         let (xs, ws) = (dims("conv1d", "x", &x), dims("conv1d", "weight", &weight));
         with_float!(x.dtype(), "conv1d", E => {
             let bias = bias.as_ref().map(values::<E>);
-            let (out, shape) = conv::conv1d(&values::<E>(&x), xs, &values::<E>(&weight), ws, bias.as_deref(), options);
+            let (out, shape) = conv::conv1d(
+                &values::<E>(&x),
+                xs,
+                &values::<E>(&weight),
+                ws,
+                bias.as_deref(),
+                options,
+            );
             FlexTensor::from_vec(out, shape)
         })
     }
@@ -188,7 +245,14 @@ impl ModuleOps<Flex> for Flex {
         let (xs, ws) = (dims(op, "x", &x), dims(op, "weight", &weight));
         with_float!(x.dtype(), op, E => {
             let bias = bias.as_ref().map(values::<E>);
-            let (out, shape) = conv_transpose::conv_transpose1d(&values::<E>(&x), xs, &values::<E>(&weight), ws, bias.as_deref(), options);
+            let (out, shape) = conv_transpose::conv_transpose1d(
+                &values::<E>(&x),
+                xs,
+                &values::<E>(&weight),
+                ws,
+                bias.as_deref(),
+                options,
+            );
             FlexTensor::from_vec(out, shape)
         })
     }
@@ -202,7 +266,15 @@ impl ModuleOps<Flex> for Flex {
     ) -> MaxPool1dWithIndices<Flex> {
         let xs = dims("max_pool1d_with_indices", "x", &x);
         with_float!(x.dtype(), "max_pool1d_with_indices", E => {
-            let (out, idx, shape) = pool::max_pool1d(&values::<E>(&x), xs, kernel_size, stride, padding, dilation, ceil_mode);
+            let (out, idx, shape) = pool::max_pool1d(
+                &values::<E>(&x),
+                xs,
+                kernel_size,
+                stride,
+                padding,
+                dilation,
+                ceil_mode,
+            );
             MaxPool1dWithIndices {
                 output: FlexTensor::from_vec(out, shape),
                 indices: indices(idx, shape.to_vec()),
@@ -219,14 +291,26 @@ impl ModuleOps<Flex> for Flex {
     ) -> T {
         let xs = dims("avg_pool1d", "x", &x);
         with_float!(x.dtype(), "avg_pool1d", E => {
-            let (out, shape) = avg_pool::avg_pool1d(&values::<E>(&x), xs, kernel_size, stride, padding, count_include_pad, ceil_mode);
+            let (out, shape) = avg_pool::avg_pool1d(
+                &values::<E>(&x),
+                xs,
+                kernel_size,
+                stride,
+                padding,
+                count_include_pad,
+                ceil_mode,
+            );
             FlexTensor::from_vec(out, shape)
         })
     }
     fn adaptive_avg_pool1d(x: T, output_size: usize) -> T {
         let xs = dims("adaptive_avg_pool1d", "x", &x);
         with_float!(x.dtype(), "adaptive_avg_pool1d", E => {
-            let (out, shape) = adaptive_pool::adaptive_avg_pool1d(&values::<E>(&x), xs, output_size);
+            let (out, shape) = adaptive_pool::adaptive_avg_pool1d(
+                &values::<E>(&x),
+                xs,
+                output_size,
+            );
             FlexTensor::from_vec(out, shape)
         })
     }
@@ -237,14 +321,11 @@ impl ModuleOps<Flex> for Flex {
         mask: Option<T>,
         options: AttentionModuleOptions,
     ) -> T {
-        // The fused kernel takes rank-4 inputs; its causal mask is aligned to the last query,
-        // the contract's to the first, so causal attention with lq != lk uses the composition.
-        let fused = query.rank() == 4
-            && key.rank() == 4
-            && value.rank() == 4
-            && (!options.is_causal || query.shape()[2] == key.shape()[2]);
+        // The fused kernel takes rank-4 inputs; other ranks use the contract's composition
+        // (both align a causal mask to the bottom-right corner).
+        let fused = query.rank() == 4 && key.rank() == 4 && value.rank() == 4;
         if !fused {
-            return attention_composed(query, key, value, mask, options);
+            return burn_backend::ops::attention_fallback::<Flex>(query, key, value, mask, options);
         }
         let op = "attention";
         let (qs, ks, vs) = (
@@ -264,49 +345,6 @@ impl ModuleOps<Flex> for Flex {
             FlexTensor::from_vec(out, shape)
         })
     }
-}
-
-/// Attention from the tensor ops (any rank): scale, softcap, causal mask aligned to the first
-/// query (key `j` hidden from query `i` when `j > i`), mask, a stable softmax (a fully masked
-/// row gives zeros), then the product with `value`.
-fn attention_composed(
-    query: T,
-    key: T,
-    value: T,
-    mask: Option<T>,
-    options: AttentionModuleOptions,
-) -> T {
-    let rank = query.rank();
-    let head_dim = query.shape()[rank - 1];
-    let scale = options.scale.unwrap_or(1.0 / (head_dim as f64).sqrt());
-    let key = float_like(key, query.dtype());
-    let value = float_like(value, query.dtype());
-    let mut scores = binary::mul_scalar(matmul::matmul(query, key.transpose()), scale.into());
-    if let Some(cap) = options.softcap {
-        scores = binary::mul_scalar(
-            unary::tanh(binary::div_scalar(scores, cap.into())),
-            cap.into(),
-        );
-    }
-    let shape = scores.shape().clone();
-    if options.is_causal {
-        let (lq, lk) = (shape[rank - 2], shape[rank - 1]);
-        let hidden: Vec<bool> = (0..lq * lk).map(|i| i % lk > i / lk).collect();
-        let hidden = FlexTensor::from_vec(hidden, [lq, lk]);
-        scores = masking::mask_fill(scores, hidden, f64::NEG_INFINITY.into());
-    }
-    if let Some(mask) = mask {
-        scores = masking::mask_fill(scores, mask, f64::NEG_INFINITY.into());
-    }
-    let last = rank - 1;
-    let max = reduce::max_dim(scores.clone(), last);
-    let all_hidden = compare::equal_elem(max.clone(), f64::NEG_INFINITY.into());
-    let max = masking::mask_fill(max, all_hidden, 0.0.into());
-    let exp = unary::exp(binary::sub(scores, max));
-    let sum = reduce::sum_dim(exp.clone(), last);
-    let empty = compare::equal_elem(sum.clone(), 0.0.into());
-    let sum = masking::mask_fill(sum, empty, 1.0.into());
-    matmul::matmul(binary::div(exp, sum), value)
 }
 
 #[cfg(test)]
@@ -340,6 +378,15 @@ mod tests {
             vec![false, true, false, false, false, true, false, false, false],
             [3, 3],
         );
+        // Fewer queries than keys: the causal mask is aligned to the bottom-right corner.
+        let (q2, k2, v2) = (rand([1, 2, 2, 4]), rand([1, 2, 3, 4]), rand([1, 2, 3, 5]));
+        let options = AttentionModuleOptions {
+            is_causal: true,
+            ..Default::default()
+        };
+        let fused = Flex::attention(q2.clone(), k2.clone(), v2.clone(), None, options);
+        let composed = burn_backend::ops::attention_fallback::<Flex>(q2, k2, v2, None, options);
+        assert_close(&fused, &composed);
         for is_causal in [false, true] {
             let options = AttentionModuleOptions {
                 is_causal,
@@ -347,7 +394,13 @@ mod tests {
             };
             let mask = Some(hidden.clone().unsqueeze(0).unsqueeze(0));
             let fused = Flex::attention(q.clone(), k.clone(), v.clone(), mask.clone(), options);
-            let composed = attention_composed(q.clone(), k.clone(), v.clone(), mask, options);
+            let composed = burn_backend::ops::attention_fallback::<Flex>(
+                q.clone(),
+                k.clone(),
+                v.clone(),
+                mask,
+                options,
+            );
             assert_eq!(fused.shape().dims, vec![2, 2, 3, 5]);
             assert_close(&fused, &composed);
         }

@@ -52,7 +52,13 @@ pub fn powi(lhs: FlexTensor, rhs: FlexTensor) -> FlexTensor {
                 E::from_f64(Element::to_f64(a).powi(b))
             })
         } else {
-            zip_into("powi", &lhs, &rhs, |a: E, b: I| NumElement::pow(a, E::from_i64(Element::to_i64(b))))
+            zip_into(
+                "powi",
+                &lhs,
+                &rhs,
+                |a: E,
+                b: I| NumElement::pow(a, E::from_i64(Element::to_i64(b))),
+            )
         }
     }))
 }

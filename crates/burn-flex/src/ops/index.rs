@@ -175,7 +175,14 @@ pub fn select(tensor: FlexTensor, dim: usize, indices: FlexTensor) -> FlexTensor
         let mut out = vec![E::default(); shape.num_elements()];
         for (j, &i) in idx.iter().enumerate() {
             let i = check_index("select", i, size, dim);
-            zip_assign(&mut out, &out_layout.select_index(dim, j), data, &tensor.layout().select_index(dim, i), |_, v| v);
+            zip_assign(
+                &mut out,
+                &out_layout.select_index(dim, j),
+                data,
+                &tensor.layout().select_index(dim, i),
+                |_,
+                v| v,
+            );
         }
         FlexTensor::from_vec(out, shape)
     })
@@ -221,7 +228,13 @@ pub fn select_assign(
         let dst = out.data_mut::<E>().expect("a unique contiguous tensor");
         for (j, &i) in idx.iter().enumerate() {
             let i = check_index("select_assign", i, size, dim);
-            zip_assign(dst, &out_layout.select_index(dim, i), src, &values.layout().select_index(dim, j), f);
+            zip_assign(
+                dst,
+                &out_layout.select_index(dim, i),
+                src,
+                &values.layout().select_index(dim, j),
+                f,
+            );
         }
     });
     out

@@ -252,7 +252,10 @@ fn fold_dim<E: Storable, R: Reducer<E>>(
 /// A tensor of indices converted to the int dtype `dtype`.
 pub(crate) fn indices_tensor(indices: Vec<usize>, shape: Shape, dtype: DType) -> FlexTensor {
     with_int!(dtype, "indices", I => {
-        FlexTensor::from_vec(indices.into_iter().map(|i| I::from_i64(i as i64)).collect::<Vec<I>>(), shape)
+        FlexTensor::from_vec(
+            indices.into_iter().map(|i| I::from_i64(i as i64)).collect::<Vec<I>>(),
+            shape,
+        )
     })
 }
 
@@ -271,9 +274,17 @@ macro_rules! num_reduction {
         #[doc = concat!($doc, " along `dim`, which is kept with size 1.")]
         pub fn $dim(tensor: FlexTensor, dim: usize) -> FlexTensor {
             with_num!(tensor.dtype(), stringify!($dim), E => {
-                let (acc, shape) = fold_dim(stringify!($dim), &tensor, dim, &$reducer::<E>(PhantomData));
+                let (acc, shape) = fold_dim(
+                    stringify!($dim),
+                    &tensor,
+                    dim,
+                    &$reducer::<E>(PhantomData),
+                );
                 let n = tensor.shape()[dim];
-                FlexTensor::from_vec(acc.into_iter().map(|a| $finish::<E>(a, n)).collect::<Vec<E>>(), shape)
+                FlexTensor::from_vec(
+                    acc.into_iter().map(|a| $finish::<E>(a, n)).collect::<Vec<E>>(),
+                    shape,
+                )
             })
         }
     )*};
@@ -345,12 +356,18 @@ pub fn min_dim_with_indices(
 
 /// Whether any element is non-zero, as a bool tensor of shape `[1]`.
 pub fn any(tensor: FlexTensor) -> FlexTensor {
-    with_elem!(tensor.dtype(), E => FlexTensor::from_vec(vec![fold_all(&tensor, &Truth::<E, true>(PhantomData))], [1]))
+    with_elem!(tensor.dtype(), E => {
+        let value = fold_all(&tensor, &Truth::<E, true>(PhantomData));
+        FlexTensor::from_vec(vec![value], [1])
+    })
 }
 
 /// Whether every element is non-zero, as a bool tensor of shape `[1]`.
 pub fn all(tensor: FlexTensor) -> FlexTensor {
-    with_elem!(tensor.dtype(), E => FlexTensor::from_vec(vec![fold_all(&tensor, &Truth::<E, false>(PhantomData))], [1]))
+    with_elem!(tensor.dtype(), E => {
+        let value = fold_all(&tensor, &Truth::<E, false>(PhantomData));
+        FlexTensor::from_vec(vec![value], [1])
+    })
 }
 
 /// Whether any element along `dim` is non-zero (bool, `dim` kept with size 1).

@@ -1,7 +1,9 @@
 //! Cumulative operations along a dimension: cumsum, cumprod, cummin, cummax.
 
 use super::arith::{NumElement, max_nan, min_nan};
+use super::creation::cast;
 use crate::tensor::{FlexTensor, Storable};
+use burn_std::DType;
 use rayon::prelude::*;
 
 /// Replaces every line along `dim` of a contiguous copy of `tensor` by its running `f`-fold.
@@ -46,14 +48,31 @@ fn scan<E: Storable>(
     tensor
 }
 
+/// Runs `f` in `f32` for half-precision tensors, so running sums and products accumulate in
+/// single precision (as PyTorch does) and each output is rounded once.
+fn widen_half(tensor: FlexTensor, f: impl FnOnce(FlexTensor) -> FlexTensor) -> FlexTensor {
+    let dtype = tensor.dtype();
+    if matches!(dtype, DType::F16 | DType::BF16) {
+        cast(f(cast(tensor, DType::F32)), dtype)
+    } else {
+        f(tensor)
+    }
+}
+
 /// Running sum along `dim`.
 pub fn cumsum(tensor: FlexTensor, dim: usize) -> FlexTensor {
-    with_num!(tensor.dtype(), "cumsum", E => scan("cumsum", tensor, dim, |a: E, b: E| a.add(b)))
+    widen_half(
+        tensor,
+        |tensor| with_num!(tensor.dtype(), "cumsum", E => scan("cumsum", tensor, dim, |a: E, b: E| a.add(b))),
+    )
 }
 
 /// Running product along `dim`.
 pub fn cumprod(tensor: FlexTensor, dim: usize) -> FlexTensor {
-    with_num!(tensor.dtype(), "cumprod", E => scan("cumprod", tensor, dim, |a: E, b: E| a.mul(b)))
+    widen_half(
+        tensor,
+        |tensor| with_num!(tensor.dtype(), "cumprod", E => scan("cumprod", tensor, dim, |a: E, b: E| a.mul(b))),
+    )
 }
 
 /// Running minimum along `dim` (NaN propagates).

@@ -1,0 +1,37 @@
+//! The conformance suite of the public tensor API, written once and compiled per backend and
+//! default float dtype (see the crate README).
+//!
+//! This library holds what the test binaries share: a float64 [`reference`] evaluator, the
+//! [`harness`] that builds inputs and compares results with per-dtype tolerances, and
+//! [`configured_device`], which each binary uses to pick its device and default dtype.
+
+pub mod harness;
+pub mod reference;
+
+pub use harness::{Env, Layout, compare, round_to, seed};
+pub use reference::RefArray;
+
+use burn::backend::{Backend, Dispatch};
+use burn::tensor::{Device, DeviceConfig, DeviceSettings, FloatDType, SettingsError};
+
+/// A process-wide lock for tests that seed the device's random generator and then draw from
+/// it: tests run on parallel threads, and a draw from another test in between would break
+/// reproducibility. Every test that draws device random numbers holds it.
+pub fn device_rng_lock() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// `device`, configured with the default float dtype `float_dtype` (and the backend's other
+/// defaults). The first call in a process configures it; later calls accept the settings
+/// already in force only when they equal the request, and panic otherwise.
+pub fn configured_device(device: Device, float_dtype: FloatDType) -> Device {
+    let mut wanted: DeviceSettings = Dispatch::default_settings(device.dispatch());
+    wanted.float_dtype = float_dtype;
+    match device.configure(DeviceConfig::new().with_float_dtype(float_dtype)) {
+        Ok(()) => {}
+        Err(SettingsError::AlreadyInitialized { current }) if current == wanted => {}
+        Err(e) => panic!("configured_device: cannot configure {device:?} with {wanted:?}: {e}"),
+    }
+    device
+}

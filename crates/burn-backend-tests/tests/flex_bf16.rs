@@ -1,0 +1,10 @@
+//! The float part of the conformance suite on Flex, default float bf16.
+
+use burn::tensor::{Device, FloatDType};
+
+fn device() -> Device {
+    burn_backend_tests::configured_device(Device::flex(), FloatDType::BF16)
+}
+
+#[path = "suite/float/mod.rs"]
+mod float;

@@ -1,0 +1,10 @@
+//! The conformance suite on Flex, default float f32.
+
+use burn::tensor::{Device, FloatDType};
+
+fn device() -> Device {
+    burn_backend_tests::configured_device(Device::flex(), FloatDType::F32)
+}
+
+#[path = "suite/mod.rs"]
+mod suite;

@@ -1,0 +1,4 @@
+//! Bool tensors.
+
+mod convert;
+mod logic;

@@ -1,0 +1,220 @@
+//! Layers as functions: embedding, linear, scaled dot-product attention (mask, causal, scale,
+//! softcap).
+
+use burn::tensor::module::{attention, embedding, linear};
+use burn::tensor::ops::AttentionModuleOptions;
+use burn_backend_tests::reference::attention::{AttentionParams, attention as reference};
+use burn_backend_tests::{Env, Layout, RefArray};
+
+#[test]
+fn embedding_picks_rows() {
+    // torch.nn.functional.embedding(indices, weights)
+    let env = Env::new(crate::device());
+    let weights = env.random(&[6, 4], -1.0, 1.0, 261);
+    let indices = env.random_int(&[2, 5], 0, 6, 262);
+    let expected = RefArray::from_fn(&[2, 5, 4], |i| {
+        weights.at(&[indices.at(&[i[0], i[1]]) as usize, i[2]])
+    });
+    for layout in Layout::ALL {
+        let got = embedding(env.float_in(&weights, layout), env.int_in(&indices, layout));
+        env.check(&format!("embedding ({layout:?})"), got, &expected, 0.0);
+    }
+}
+
+#[test]
+fn linear_with_and_without_bias() {
+    // x @ W + b with Burn's weight layout [d_in, d_out] (torch: x @ W.T + b with W [d_out, d_in])
+    let env = Env::new(crate::device());
+    let x = env.random(&[2, 3, 5], -1.0, 1.0, 263);
+    let w = env.random(&[5, 4], -1.0, 1.0, 264);
+    let b = env.random(&[4], -1.0, 1.0, 265);
+    let xw = x.matmul(&w.reshape(&[1, 5, 4]));
+    let expected = xw.zip(&b, |p, q| p + q);
+    for layout in Layout::ALL {
+        let got = linear(
+            env.float_in::<3>(&x, layout),
+            env.float_in(&w, layout),
+            Some(env.float(&b)),
+        );
+        env.check(&format!("linear ({layout:?})"), got, &expected, 3.0);
+    }
+    let got = linear(env.float::<3>(&x), env.float(&w), None);
+    env.check("linear no bias", got, &xw, 3.0);
+    let x2 = env.random(&[7, 5], -1.0, 1.0, 266);
+    let got = linear(env.float::<2>(&x2), env.float(&w), Some(env.float(&b)));
+    env.check(
+        "linear rank 2",
+        got,
+        &x2.matmul(&w).zip(&b, |p, q| p + q),
+        3.0,
+    );
+}
+
+struct Inputs {
+    q: RefArray,
+    k: RefArray,
+    v: RefArray,
+}
+
+fn inputs(env: &Env, lq: usize, lk: usize, seed: u64) -> Inputs {
+    Inputs {
+        q: env.random(&[2, 3, lq, 8], -1.0, 1.0, seed),
+        k: env.random(&[2, 3, lk, 8], -1.0, 1.0, seed + 1),
+        v: env.random(&[2, 3, lk, 5], -1.0, 1.0, seed + 2),
+    }
+}
+
+#[test]
+fn attention_plain() {
+    let env = Env::new(crate::device());
+    let t = inputs(&env, 6, 7, 271);
+    let expected = reference(&t.q, &t.k, &t.v, None, AttentionParams::default());
+    for layout in Layout::ALL {
+        let got = attention(
+            env.float_in(&t.q, layout),
+            env.float_in(&t.k, layout),
+            env.float_in(&t.v, layout),
+            None,
+            AttentionModuleOptions::default(),
+        );
+        env.check(&format!("attention ({layout:?})"), got, &expected, 4.0);
+    }
+}
+
+#[test]
+fn attention_with_mask() {
+    // mask true = may not attend; broadcast over heads
+    let env = Env::new(crate::device());
+    let t = inputs(&env, 4, 6, 272);
+    let mut mask = env.random_bool(&[2, 1, 4, 6], 0.4, 273);
+    for b in 0..2 {
+        for q in 0..4 {
+            mask.set(&[b, 0, q, q], 0.0); // every query keeps at least one key
+        }
+    }
+    let expected = reference(&t.q, &t.k, &t.v, Some(&mask), AttentionParams::default());
+    let got = attention(
+        env.float(&t.q),
+        env.float(&t.k),
+        env.float(&t.v),
+        Some(env.bool(&mask)),
+        AttentionModuleOptions::default(),
+    );
+    env.check("attention mask", got, &expected, 4.0);
+}
+
+#[test]
+fn attention_causal() {
+    let env = Env::new(crate::device());
+    let t = inputs(&env, 5, 5, 274);
+    let params = AttentionParams {
+        causal: true,
+        ..Default::default()
+    };
+    let expected = reference(&t.q, &t.k, &t.v, None, params);
+    let options = AttentionModuleOptions {
+        is_causal: true,
+        ..Default::default()
+    };
+    let got = attention(
+        env.float(&t.q),
+        env.float(&t.k),
+        env.float(&t.v),
+        None,
+        options,
+    );
+    env.check("attention causal", got, &expected, 4.0);
+}
+
+#[test]
+fn attention_causal_with_mask() {
+    let env = Env::new(crate::device());
+    let t = inputs(&env, 5, 5, 275);
+    let mut mask = RefArray::full(&[1, 1, 5, 5], 0.0);
+    mask.set(&[0, 0, 3, 1], 1.0);
+    mask.set(&[0, 0, 4, 0], 1.0);
+    let params = AttentionParams {
+        causal: true,
+        ..Default::default()
+    };
+    let expected = reference(&t.q, &t.k, &t.v, Some(&mask), params);
+    let options = AttentionModuleOptions {
+        is_causal: true,
+        ..Default::default()
+    };
+    let got = attention(
+        env.float(&t.q),
+        env.float(&t.k),
+        env.float(&t.v),
+        Some(env.bool(&mask)),
+        options,
+    );
+    env.check("attention causal mask", got, &expected, 4.0);
+}
+
+#[test]
+fn attention_scale_and_softcap() {
+    let env = Env::new(crate::device());
+    let t = inputs(&env, 4, 4, 276);
+    let q = t.q.map(|v| v * 4.0);
+    let params = AttentionParams {
+        scale: Some(0.7),
+        softcap: Some(2.0),
+        causal: false,
+    };
+    let expected = reference(&q, &t.k, &t.v, None, params);
+    let options = AttentionModuleOptions {
+        scale: Some(0.7),
+        softcap: Some(2.0),
+        is_causal: false,
+    };
+    let got = attention(
+        env.float(&q),
+        env.float(&t.k),
+        env.float(&t.v),
+        None,
+        options,
+    );
+    env.check("attention scale softcap", got, &expected, 4.0);
+    let params = AttentionParams {
+        scale: Some(0.25),
+        ..Default::default()
+    };
+    let options = AttentionModuleOptions {
+        scale: Some(0.25),
+        ..Default::default()
+    };
+    let got = attention(
+        env.float(&q),
+        env.float(&t.k),
+        env.float(&t.v),
+        None,
+        options,
+    );
+    env.check(
+        "attention scale",
+        got,
+        &reference(&q, &t.k, &t.v, None, params),
+        4.0,
+    );
+}
+
+#[test]
+fn attention_of_a_single_key_returns_its_value() {
+    // softmax over one key is 1: the output is v broadcast over the queries
+    let env = Env::new(crate::device());
+    let t = inputs(&env, 3, 1, 277);
+    let got = attention(
+        env.float(&t.q),
+        env.float(&t.k),
+        env.float(&t.v),
+        None,
+        AttentionModuleOptions::default(),
+    );
+    env.check(
+        "attention one key",
+        got,
+        &t.v.broadcast_to(&[2, 3, 3, 5]),
+        1.0,
+    );
+}

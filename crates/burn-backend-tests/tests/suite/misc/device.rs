@@ -1,0 +1,68 @@
+//! The device itself: identity, names, kinds, enumeration, sync, and tensors reporting it.
+
+use burn::tensor::{Device, DeviceFilter, Tensor};
+use burn_backend_tests::Env;
+
+#[test]
+fn tensors_report_their_device() {
+    let env = Env::new(crate::device());
+    let x = Tensor::<2>::ones([2, 2], &env.device);
+    assert_eq!(x.device(), env.device);
+    let y = (x.clone() + x).exp().sum_dim(0);
+    assert_eq!(
+        y.device(),
+        env.device,
+        "results live on the device of their inputs"
+    );
+    assert_eq!(
+        crate::device(),
+        env.device,
+        "the binary's device is one value"
+    );
+}
+
+#[test]
+fn names_and_kinds() {
+    let env = Env::new(crate::device());
+    assert!(!env.device.name().is_empty(), "device name");
+    assert_eq!(
+        format!("{}", env.device),
+        env.device.name(),
+        "Display is the name"
+    );
+    assert!(!format!("{:?}", env.device).is_empty(), "Debug");
+    let same_kind = Device::enumerate(DeviceFilter::Kind(env.device.kind()));
+    assert!(
+        !same_kind.is_empty(),
+        "enumerate lists devices of the device's kind"
+    );
+    assert!(
+        same_kind.iter().all(|d| d.kind() == env.device.kind()),
+        "the filter keeps one kind"
+    );
+    assert!(
+        !Device::enumerate(DeviceFilter::All).is_empty(),
+        "enumerate all"
+    );
+}
+
+#[test]
+fn sync_flush_and_cleanup() {
+    let env = Env::new(crate::device());
+    let x = Tensor::<2>::ones([64, 64], &env.device).matmul(Tensor::ones([64, 64], &env.device));
+    env.device.flush();
+    env.device.sync().expect("sync");
+    env.device.memory_cleanup();
+    assert_eq!(
+        x.sum().into_scalar().to_f64(),
+        64.0 * 64.0 * 64.0,
+        "values survive memory_cleanup"
+    );
+}
+
+#[test]
+fn from_dispatch_round_trip() {
+    let env = Env::new(crate::device());
+    let again = Device::from_dispatch(env.device.dispatch().clone());
+    assert_eq!(again, env.device);
+}
