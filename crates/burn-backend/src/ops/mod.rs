@@ -12,11 +12,11 @@ mod transaction;
 
 pub use activation::ActivationOps;
 pub use bool::BoolTensorOps;
-pub use defaults::attention_fallback;
 pub use burn_std::{
     AttentionModuleOptions, ConvOptions, ConvTransposeOptions, IndexingUpdateOp, InterpolateMode,
     InterpolateOptions, PadMode,
 };
+pub use defaults::attention_fallback;
 pub use float::FloatTensorOps;
 pub use int::IntTensorOps;
 pub use module::{MaxPool1dWithIndices, MaxPool2dWithIndices, ModuleOps};

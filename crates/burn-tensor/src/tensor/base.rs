@@ -199,15 +199,19 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
         value: V,
         options: impl Into<TensorCreationOptions>,
     ) -> Self {
-        let shape = Self::checked_shape("full", shape.into());
-        let options = options.into();
-        let dtype = Self::creation_dtype("full", &options);
-        Self::from_primitive(K::full(
-            shape,
-            value.into(),
-            options.device.dispatch(),
-            dtype,
-        ))
+        Self::full_named("full", shape.into(), value.into(), options.into())
+    }
+
+    /// `full` reporting misuse under the name of the public op that called it.
+    pub(crate) fn full_named(
+        op: &str,
+        shape: Shape,
+        value: Scalar,
+        options: TensorCreationOptions,
+    ) -> Self {
+        let shape = Self::checked_shape(op, shape);
+        let dtype = Self::creation_dtype(op, &options);
+        Self::from_primitive(K::full(shape, value, options.device.dispatch(), dtype))
     }
 
     /// A tensor of this one's shape, device and dtype with every element `value`.
@@ -221,7 +225,7 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
             K::default_dtype(&get_device_settings::<Dispatch>(options.device.dispatch()))
         });
         if !K::accepts(dtype) {
-            check::fail(op, format_args!("dtype {dtype} is not a {} dtype", K::NAME));
+            check::fail(op, format_args!("dtype {dtype} is not of kind {}", K::NAME));
         }
         if !options.device.supports_dtype(dtype) {
             check::fail(

@@ -135,12 +135,12 @@ impl<const D: usize, K: Numeric> Tensor<D, K> {
 
     /// A tensor of zeros.
     pub fn zeros<S: Into<Shape>>(shape: S, options: impl Into<TensorCreationOptions>) -> Self {
-        Self::full(shape, 0, options)
+        Self::full_named("zeros", shape.into(), 0.into(), options.into())
     }
 
     /// A tensor of ones.
     pub fn ones<S: Into<Shape>>(shape: S, options: impl Into<TensorCreationOptions>) -> Self {
-        Self::full(shape, 1, options)
+        Self::full_named("ones", shape.into(), 1.into(), options.into())
     }
 
     /// Zeros of this tensor's shape, device and dtype.
