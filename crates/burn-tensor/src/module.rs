@@ -266,6 +266,12 @@ pub fn linear<const D: usize>(
             ),
         );
     }
+    if D == 1 {
+        // A single vector: compute as a one-row matrix.
+        let row: Tensor<2> = x.unsqueeze();
+        let out = linear(row, weight, bias);
+        return out.reshape([-1i64; D].map(|_| d_out as i64));
+    }
     let weight: Tensor<D> = weight.unsqueeze();
     let out = x.matmul(weight);
     match bias {

@@ -113,15 +113,15 @@ pub trait BoolTensorOps<B: Backend> {
     }
     /// Whether any element is true, shape `[1]`.
     fn bool_any(tensor: BoolTensor<B>) -> BoolTensor<B> {
-        let device = B::bool_device(&tensor);
-        let int_dtype = get_device_settings::<B>(&device).int_dtype;
-        B::int_greater_elem(B::int_sum(B::bool_into_int(tensor, int_dtype)), 0.into())
+        // Count in i64: a narrow default int dtype would wrap at 128 or 256 trues.
+        B::int_greater_elem(
+            B::int_sum(B::bool_into_int(tensor, IntDType::I64)),
+            0.into(),
+        )
     }
     /// Whether any element along `dim` is true, kept with size 1.
     fn bool_any_dim(tensor: BoolTensor<B>, dim: usize) -> BoolTensor<B> {
-        let device = B::bool_device(&tensor);
-        let int_dtype = get_device_settings::<B>(&device).int_dtype;
-        let counts = B::int_sum_dim(B::bool_into_int(tensor, int_dtype), dim);
+        let counts = B::int_sum_dim(B::bool_into_int(tensor, IntDType::I64), dim);
         B::int_greater_elem(counts, 0.into())
     }
     /// Whether every element is true, shape `[1]`.

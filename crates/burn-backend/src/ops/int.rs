@@ -284,8 +284,12 @@ pub trait IntTensorOps<B: Backend> {
     }
     /// The mean of all elements (truncated), shape `[1]`.
     fn int_mean(tensor: IntTensor<B>) -> IntTensor<B> {
+        // Sum in i64 so that narrow types neither wrap nor divide by a wrapped count.
         let count = tensor.shape().num_elements();
-        B::int_div_scalar(B::int_sum(tensor), (count as i64).into())
+        let dtype = IntDType::from_dtype(tensor.dtype());
+        let wide = B::int_cast(tensor, IntDType::I64);
+        let mean = B::int_div_scalar(B::int_sum(wide), (count as i64).into());
+        B::int_cast(mean, dtype)
     }
     /// The product of all elements, shape `[1]`.
     fn int_prod(tensor: IntTensor<B>) -> IntTensor<B> {

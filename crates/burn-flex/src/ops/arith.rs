@@ -171,10 +171,12 @@ float_num!(
     bf16::from_f64
 );
 
+/// Integers accumulate sums and products in 64 bits: the same wrapped result, and a mean that
+/// divides the true sum by a count that fits.
 macro_rules! int_num {
-    ($signed:expr, $($ty:ty),*) => {$(
+    ($signed:expr, $($ty:ty => $acc:ty),*) => {$(
         impl NumElement for $ty {
-            type Acc = $ty;
+            type Acc = $acc;
             const IS_FLOAT: bool = false;
             const SIGNED: bool = $signed;
             fn zero() -> Self {
@@ -252,18 +254,18 @@ macro_rules! int_num {
             fn is_nan(self) -> bool {
                 false
             }
-            fn to_acc(self) -> $ty {
-                self
+            fn to_acc(self) -> $acc {
+                self as $acc
             }
-            fn from_acc(acc: $ty) -> Self {
-                acc
+            fn from_acc(acc: $acc) -> Self {
+                acc as $ty
             }
         }
     )*};
 }
 
-int_num!(true, i64, i32, i16, i8);
-int_num!(false, u64, u32, u16, u8);
+int_num!(true, i64 => i64, i32 => i64, i16 => i64, i8 => i64);
+int_num!(false, u64 => u64, u32 => u64, u16 => u64, u8 => u64);
 
 #[cfg(test)]
 mod tests {

@@ -139,11 +139,9 @@ pub fn is_inf(tensor: FlexTensor) -> FlexTensor {
 /// `x^exponent` for a float tensor and a float exponent.
 pub fn powf_scalar(tensor: FlexTensor, exponent: Scalar) -> FlexTensor {
     with_float!(tensor.dtype(), "powf_scalar", E => {
-        let e = exponent.to_f64();
-        if e == 2.0 {
+        // x² exactly; no `sqrt` shortcut for 0.5 (pow(-inf, 0.5) is +inf, sqrt(-inf) NaN).
+        if exponent.to_f64() == 2.0 {
             map_same(tensor, |x: E| x * x)
-        } else if e == 0.5 {
-            map_same(tensor, |x: E| x.sqrt())
         } else {
             let e: E = exponent.elem();
             map_same(tensor, move |x: E| x.powf(e))

@@ -80,3 +80,26 @@ pub(crate) fn same_device<D: PartialEq + core::fmt::Debug>(op: &str, lhs: &D, rh
         );
     }
 }
+
+/// Panics when `op` (a max/min-like reduction with no identity) would reduce nothing: an empty
+/// tensor, or a size-0 `dim`. Sums, products and means of nothing are fine (0, 1, NaN).
+#[track_caller]
+pub(crate) fn reducible(op: &str, shape: &Shape, dim: Option<usize>) {
+    let has_identity = matches!(
+        op,
+        "sum" | "sum_dim" | "prod" | "prod_dim" | "mean" | "mean_dim"
+    );
+    if has_identity {
+        return;
+    }
+    let empty = match dim {
+        Some(d) => shape[d] == 0,
+        None => shape.num_elements() == 0,
+    };
+    if empty {
+        fail(
+            op,
+            format_args!("cannot reduce zero elements (shape {shape:?})"),
+        );
+    }
+}

@@ -248,6 +248,9 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
                 format_args!("cannot expand rank {D} to rank {D2}"),
             );
         }
+        if let Some(bad) = target.iter().find(|&&t| t < -1) {
+            check::fail("expand", format_args!("invalid size {bad} in {target:?}"));
+        }
         let mut out = [0usize; D2];
         for i in 0..D2 {
             let source = (i + D).checked_sub(D2).map(|j| dims[j]);

@@ -52,15 +52,14 @@ macro_rules! reductions {
         $(#[$doc])*
         #[doc = "over all elements, shape `[1]`."]
         pub fn $all(self) -> Tensor<1, K> {
-            if self.num_elements() == 0 {
-                check::fail(stringify!($all), "cannot reduce an empty tensor");
-            }
+            check::reducible(stringify!($all), &self.shape(), None);
             Tensor::from_primitive(K::$all(self.into_primitive()))
         }
         $(#[$doc])*
         #[doc = "along `dim`, kept with size 1."]
         pub fn $dim(self, dim: usize) -> Self {
             check::dim_in_range(stringify!($dim), dim, D);
+            check::reducible(stringify!($dim), &self.shape(), Some(dim));
             Self::from_primitive(K::$dim(self.into_primitive(), dim))
         }
         $(#[$doc])*
@@ -218,6 +217,7 @@ impl<const D: usize, K: Numeric> Tensor<D, K> {
     /// The largest value along `dim` and its index.
     pub fn max_dim_with_indices(self, dim: usize) -> (Self, Tensor<D, Int>) {
         check::dim_in_range("max_dim_with_indices", dim, D);
+        check::reducible("max_dim_with_indices", &self.shape(), Some(dim));
         let (values, indices) = K::max_dim_with_indices(self.into_primitive(), dim);
         (
             Self::from_primitive(values),
@@ -228,6 +228,7 @@ impl<const D: usize, K: Numeric> Tensor<D, K> {
     /// The smallest value along `dim` and its index.
     pub fn min_dim_with_indices(self, dim: usize) -> (Self, Tensor<D, Int>) {
         check::dim_in_range("min_dim_with_indices", dim, D);
+        check::reducible("min_dim_with_indices", &self.shape(), Some(dim));
         let (values, indices) = K::min_dim_with_indices(self.into_primitive(), dim);
         (
             Self::from_primitive(values),
@@ -238,12 +239,14 @@ impl<const D: usize, K: Numeric> Tensor<D, K> {
     /// The index of the largest value along `dim` (first on ties), kept with size 1.
     pub fn argmax(self, dim: usize) -> Tensor<D, Int> {
         check::dim_in_range("argmax", dim, D);
+        check::reducible("argmax", &self.shape(), Some(dim));
         Tensor::from_primitive(K::argmax(self.into_primitive(), dim))
     }
 
     /// The index of the smallest value along `dim` (first on ties), kept with size 1.
     pub fn argmin(self, dim: usize) -> Tensor<D, Int> {
         check::dim_in_range("argmin", dim, D);
+        check::reducible("argmin", &self.shape(), Some(dim));
         Tensor::from_primitive(K::argmin(self.into_primitive(), dim))
     }
 
@@ -318,7 +321,8 @@ impl<const D: usize, K: Numeric> Tensor<D, K> {
     }
 
     /// Combines the slices of `values` into `self` at `indices` along `dim` with `update`
-    /// (only [`IndexingUpdateOp::Add`](burn_backend::IndexingUpdateOp::Add) and `Assign`).
+    /// (`index_add`, `index_copy`, `index_reduce`): a [`scatter`](Self::scatter) with the
+    /// indices broadcast over `values`.
     pub fn select_assign(
         self,
         dim: usize,
@@ -326,21 +330,20 @@ impl<const D: usize, K: Numeric> Tensor<D, K> {
         values: Self,
         update: burn_backend::IndexingUpdateOp,
     ) -> Self {
-        use burn_backend::IndexingUpdateOp;
-        match update {
-            IndexingUpdateOp::Add => self.select_add(dim, indices, values),
-            IndexingUpdateOp::Assign => {
-                // Zero the selected slices, then add the new values.
-                let zeros = values.zeros_like();
-                let current = self.clone().select(dim, indices.clone());
-                self.select_add(dim, indices.clone(), zeros.sub(current))
-                    .select_add(dim, indices, values)
-            }
-            other => check::fail(
+        check::dim_in_range("select_assign", dim, D);
+        let (mut expected, got) = (self.dims(), values.dims());
+        expected[dim] = indices.dims()[0];
+        if expected != got {
+            check::fail(
                 "select_assign",
-                format_args!("update {other:?} is not supported; use Add or Assign"),
-            ),
+                format_args!("values have shape {got:?}, expected {expected:?}"),
+            );
         }
+        let mut index_shape = [1usize; D];
+        index_shape[dim] = got[dim];
+        let indices: Tensor<D, Int> = indices.reshape(index_shape);
+        let indices = indices.expand(got.map(|d| d as i64));
+        self.scatter(dim, indices, values, update)
     }
 
     /// The remainder with the sign of the dividend (C's `fmod`, `torch.fmod`).

@@ -259,3 +259,60 @@ fn tril_plus_strict_triu_rebuilds_the_matrix() {
     let rebuilt = x().tril(0) + x().triu(1);
     env.check("tril + triu(1)", rebuilt, &a, 0.0);
 }
+
+#[test]
+fn select_assign_replaces_or_combines_the_selected_slices() {
+    // x = [[1, 2], [3, 4], [5, 6]]; rows 2 and 0 of x combined with v = [[10, 20], [30, 40]]:
+    // torch.index_copy(x, 0, [2, 0], v)  -> [[30, 40], [3, 4], [10, 20]]
+    // torch.index_add(x, 0, [2, 0], v)   -> [[31, 42], [3, 4], [15, 26]]
+    // index_reduce(x, 0, [2, 0], v, "amax", include_self=True) -> [[30, 40], [3, 4], [10, 20]]
+    use burn::tensor::Int;
+    let device = crate::device();
+    let x = Tensor::<2>::from_floats([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], &device);
+    let v = Tensor::<2>::from_floats([[10.0, 20.0], [30.0, 40.0]], &device);
+    let idx = Tensor::<1, Int>::from_ints([2, 0], &device);
+    let run = |op| {
+        x.clone()
+            .select_assign(0, idx.clone(), v.clone(), op)
+            .into_data()
+            .to_vec::<f64>()
+            .unwrap()
+    };
+    assert_eq!(
+        run(IndexingUpdateOp::Assign),
+        vec![30.0, 40.0, 3.0, 4.0, 10.0, 20.0]
+    );
+    assert_eq!(
+        run(IndexingUpdateOp::Add),
+        vec![31.0, 42.0, 3.0, 4.0, 15.0, 26.0]
+    );
+    assert_eq!(
+        run(IndexingUpdateOp::Max),
+        vec![30.0, 40.0, 3.0, 4.0, 10.0, 20.0]
+    );
+    // Assigning over an infinity is exact (no x + (v - x) round trip).
+    let inf = Tensor::<2>::from_floats([[f32::INFINITY, 0.0]], &device);
+    let one = Tensor::<2>::from_floats([[1.0, 2.0]], &device);
+    let out = inf.select_assign(
+        0,
+        Tensor::<1, Int>::from_ints([0], &device),
+        one,
+        IndexingUpdateOp::Assign,
+    );
+    assert_eq!(out.into_data().to_vec::<f64>().unwrap(), vec![1.0, 2.0]);
+}
+
+#[test]
+fn linear_on_a_single_vector() {
+    // x·W + b for x = [1, 2], W = [[1, 2, 3], [4, 5, 6]], b = [1, 1, 1] -> [10, 13, 16]
+    use burn::tensor::module::linear;
+    let device = crate::device();
+    let x = Tensor::<1>::from_floats([1.0, 2.0], &device);
+    let w = Tensor::<2>::from_floats([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], &device);
+    let b = Tensor::<1>::ones([3], &device);
+    let y = linear(x, w, Some(b));
+    assert_eq!(
+        y.into_data().to_vec::<f64>().unwrap(),
+        vec![10.0, 13.0, 16.0]
+    );
+}

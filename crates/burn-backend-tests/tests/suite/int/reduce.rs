@@ -196,3 +196,23 @@ fn sort_argsort_topk_are_stable() {
         );
     }
 }
+
+#[test]
+fn narrow_int_means_use_the_true_sum_and_count() {
+    // 300 ones as u8: the sum 300 and the count 300 do not fit a u8, the mean (1) does.
+    use burn::tensor::IntDType;
+    let device = crate::device();
+    let x = Tensor::<1, Int>::ones([300], (&device, IntDType::U8));
+    assert_eq!(x.clone().mean().into_scalar().to_i64(), 1);
+    assert_eq!(
+        x.reshape([3, 100])
+            .mean_dim(1)
+            .into_data()
+            .to_vec::<i64>()
+            .unwrap(),
+        vec![1, 1, 1]
+    );
+    // i8: 200 values of 100 sum to 20000; the mean is 100.
+    let y = Tensor::<1, Int>::full([200], 100, (&device, IntDType::I8));
+    assert_eq!(y.mean().into_scalar().to_i64(), 100);
+}

@@ -255,9 +255,21 @@ fn clamp_with_min_above_max() {
 }
 
 #[test]
-#[should_panic(expected = "Tensor::sum: cannot reduce an empty tensor")]
-fn sum_of_an_empty_tensor() {
-    let _ = Tensor::<2>::zeros([0, 3], &device()).sum();
+#[should_panic(expected = "Tensor::max: cannot reduce zero elements (shape [0, 3])")]
+fn max_of_an_empty_tensor() {
+    let _ = Tensor::<2>::zeros([0, 3], &device()).max();
+}
+
+#[test]
+#[should_panic(expected = "Tensor::argmax: cannot reduce zero elements (shape [2, 0])")]
+fn argmax_along_an_empty_dim() {
+    let _ = Tensor::<2>::zeros([2, 0], &device()).argmax(1);
+}
+
+#[test]
+#[should_panic(expected = "Tensor::expand: invalid size -2 in [-2, 3]")]
+fn expand_to_a_negative_size() {
+    let _ = Tensor::<2>::zeros([1, 3], &device()).expand([-2, 3]);
 }
 
 #[test]
