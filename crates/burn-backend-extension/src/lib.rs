@@ -2,6 +2,8 @@
 //!
 //! See `catalog.rs` for the list and the README for who expands it.
 
+#![warn(missing_docs)]
+
 mod catalog;
 
 use catalog::{CATALOG, CatalogEntry};
@@ -12,7 +14,7 @@ use syn::parse::{Parse, ParseStream};
 use syn::punctuated::Punctuated;
 use syn::{Ident, LitStr, Path, Token, bracketed};
 
-/// One entry as written in a macro call: `[Variant, path::to::Backend, "feature"]`.
+/// One entry: `[Variant, path::to::Backend, "feature"]`.
 struct EntryTokens {
     variant: Ident,
     backend: Path,
@@ -54,31 +56,57 @@ impl Parse for CatalogCall {
     }
 }
 
-fn entry_tokens(entry: &CatalogEntry) -> syn::Result<TokenStream2> {
-    let variant = Ident::new(entry.variant, proc_macro2::Span::call_site());
-    let backend: Path = syn::parse_str(entry.backend)?;
-    let feature = LitStr::new(entry.feature, proc_macro2::Span::call_site());
-    Ok(quote!([#variant, #backend, #feature]))
+fn entry_tokens(entry: &CatalogEntry) -> syn::Result<EntryTokens> {
+    Ok(EntryTokens {
+        variant: Ident::new(entry.variant, proc_macro2::Span::call_site()),
+        backend: syn::parse_str(entry.backend)?,
+        feature: LitStr::new(entry.feature, proc_macro2::Span::call_site()),
+    })
 }
 
-/// Calls `callback! { $ [Variant, Backend, "feature"] ... }` with every catalog entry (and any
-/// extra entries given after the callback: `backend_catalog!(cb, [Stub, my::Stub, "flex"])`).
+/// The tokens handed to the callback for one entry at `index`:
+/// `[Variant, Backend, "feature", constructor, index]`, where the constructor is the variant
+/// name in snake case (`Flex` → `flex`).
+fn callback_tokens(entry: &EntryTokens, index: usize) -> TokenStream2 {
+    let (variant, backend, feature) = (&entry.variant, &entry.backend, &entry.feature);
+    let constructor = Ident::new(&snake_case(&variant.to_string()), variant.span());
+    let index = proc_macro2::Literal::u16_unsuffixed(index as u16);
+    quote!([#variant, #backend, #feature, #constructor, #index])
+}
+
+fn snake_case(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.extend(c.to_lowercase());
+    }
+    out
+}
+
+/// Calls `callback! { $ [Variant, Backend, "feature", constructor, index] ... }` with every
+/// catalog entry, then any extra entries given after the callback
+/// (`backend_catalog!(cb, [Stub, my::Stub, "flex"])`, used by tests). `index` is the entry's
+/// position; `constructor` its variant name in snake case.
 ///
 /// The leading `$` lets the callback define `macro_rules!` routing macros of its own.
 #[proc_macro]
 pub fn backend_catalog(input: TokenStream) -> TokenStream {
     let call = syn::parse_macro_input!(input as CatalogCall);
-    let mut entries = Vec::new();
+    let mut listed = Vec::new();
     for entry in CATALOG {
         match entry_tokens(entry) {
-            Ok(tokens) => entries.push(tokens),
+            Ok(tokens) => listed.push(tokens),
             Err(error) => return error.to_compile_error().into(),
         }
     }
-    for extra in &call.extra {
-        let (variant, backend, feature) = (&extra.variant, &extra.backend, &extra.feature);
-        entries.push(quote!([#variant, #backend, #feature]));
-    }
+    listed.extend(call.extra);
+    let entries: Vec<TokenStream2> = listed
+        .iter()
+        .enumerate()
+        .map(|(index, entry)| callback_tokens(entry, index))
+        .collect();
     let callback = &call.callback;
     let dollar = Punct::new('$', Spacing::Alone);
     quote!(#callback! { #dollar #(#entries)* }).into()

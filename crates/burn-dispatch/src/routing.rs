@@ -1,18 +1,20 @@
 //! `define_dispatch!`: what the catalog expands into.
 
-/// Expands catalog entries (`$ [Variant, path::Backend, "feature"] …`, as handed over by
+/// Expands catalog entries (`$ [Variant, path::Backend, "feature", constructor, index] …`, as
+/// handed over by
 /// `burn_backend_extension::backend_catalog!`) into, in the calling module:
 ///
 /// - `Dispatch`, the routing backend type;
 /// - `DispatchDevice` and `DispatchTensor`, one variant per entry, each behind its feature;
 /// - `BackendEntry`, implemented by one marker type per entry in `entries`, to wrap and unwrap
 ///   that variant;
+/// - one constructor per entry (`DispatchDevice::flex()`);
 /// - `dispatch!(tensor_ref, E, B => body)` and `dispatch_device!(device_ref, E, B => body)`,
 ///   which run `body` with `E` bound to the entry and `B` to the backend of the variant.
 #[macro_export]
 #[doc(hidden)]
 macro_rules! define_dispatch {
-    ($d:tt $([$variant:ident, $backend:path, $feature:literal])*) => {
+    ($d:tt $([$variant:ident, $backend:path, $feature:literal, $constructor:ident, $index:literal])*) => {
         /// The backend the public API runs on: routes each operation to the backend of the
         /// tensor's (or device's) catalog variant.
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -44,6 +46,8 @@ macro_rules! define_dispatch {
             type Backend: $crate::__private::Backend;
             /// The entry's variant name.
             const NAME: &'static str;
+            /// The entry's position in the catalog; it keeps device ids of entries apart.
+            const INDEX: u16;
 
             /// The tensor as this entry's variant.
             fn wrap(tensor: $crate::BackendTensor<Self::Backend>) -> DispatchTensor;
@@ -105,6 +109,7 @@ macro_rules! define_dispatch {
             impl BackendEntry for entries::$variant {
                 type Backend = $backend;
                 const NAME: &'static str = stringify!($variant);
+                const INDEX: u16 = $index;
 
                 fn wrap(tensor: $crate::BackendTensor<$backend>) -> DispatchTensor {
                     DispatchTensor::$variant(tensor)
@@ -198,6 +203,14 @@ macro_rules! define_dispatch {
         }
 
         impl DispatchDevice {
+            $(
+                #[cfg(feature = $feature)]
+                #[doc = concat!("The default device of the `", stringify!($variant), "` backend.")]
+                pub fn $constructor() -> Self {
+                    DispatchDevice::$variant(Default::default())
+                }
+            )*
+
             /// The name of the catalog variant of this device.
             pub fn backend_name(&self) -> &'static str {
                 match self {

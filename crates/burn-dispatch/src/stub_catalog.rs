@@ -37,5 +37,7 @@ fn ops_route_through_the_stub_variant() {
     let ints = Dispatch::int_arange(0..4, &device, IntDType::I64);
     assert_eq!(ints.backend_name(), "Stub");
     assert_eq!(Dispatch::name(&device), "flex");
-    assert_eq!(device.id(), FlexDevice.id());
+    // Same backend type, another entry: its own device id, so its own settings.
+    assert_ne!(device.id(), DispatchDevice::flex().id());
+    assert_eq!(DispatchDevice::stub(), device);
 }

@@ -1,7 +1,8 @@
-//! The contract's default convolution gradients, run through Dispatch on Flex, checked by the
-//! adjoint identities `<conv(x; w), g> = <x, ∂x(g)> = <w, ∂w(x, g)>` in float64.
+//! Convolution gradients checked by the adjoint identities
+//! `<conv(x; w), g> = <x, ∂x(g)> = <w, ∂w(x, g)>` in float64: the backend's (through Dispatch)
+//! and the contract's composed defaults (`burn_backend::ops::conv_grad`).
 
-use burn_backend::ops::{ConvOptions, ConvTransposeOptions, FloatTensorOps, ModuleOps};
+use burn_backend::ops::{ConvOptions, ConvTransposeOptions, FloatTensorOps, ModuleOps, conv_grad};
 use burn_backend::{FloatDType, TensorData, read_sync};
 use burn_dispatch::{Dispatch, DispatchDevice, DispatchTensor};
 
@@ -53,10 +54,31 @@ fn conv2d_gradients_satisfy_the_adjoint_identities() {
             g.clone(),
             options,
         ));
-        let dw = values(Dispatch::conv2d_weight_backward(x, w, g.clone(), options));
+        let dw = values(Dispatch::conv2d_weight_backward(
+            x.clone(),
+            w.clone(),
+            g.clone(),
+            options,
+        ));
         assert_close(dot(&yv, &gv), dot(&xv, &dx), "conv2d x gradient");
         assert_close(dot(&yv, &gv), dot(&wv, &dw), "conv2d weight gradient");
+        let dx = conv_grad::conv2d_x_backward::<Dispatch>(x.clone(), w.clone(), g.clone(), options);
+        let dw = conv_grad::conv2d_weight_backward::<Dispatch>(x, w, g.clone(), options);
+        assert_close(
+            dot(&yv, &gv),
+            dot(&xv, &values(dx)),
+            "composed conv2d x gradient",
+        );
+        assert_close(
+            dot(&yv, &gv),
+            dot(&wv, &values(dw)),
+            "composed conv2d weight gradient",
+        );
+        let composed_db = values(conv_grad::conv_bias_backward::<Dispatch>(g.clone()));
         let db = values(Dispatch::conv_bias_backward(g));
+        for (got, want) in db.iter().zip(&composed_db) {
+            assert_close(*got, *want, "composed conv bias gradient");
+        }
         let expected: Vec<f64> = (0..6)
             .map(|c| {
                 gv.chunks(y_shape[2] * y_shape[3])
@@ -86,11 +108,17 @@ fn conv_transpose2d_gradients_satisfy_the_adjoint_identities() {
         g.clone(),
         options,
     ));
-    let dw = values(Dispatch::conv_transpose2d_weight_backward(x, w, g, options));
+    let dw = Dispatch::conv_transpose2d_weight_backward(x.clone(), w.clone(), g.clone(), options);
     assert_close(dot(&yv, &gv), dot(&xv, &dx), "conv_transpose2d x gradient");
     assert_close(
         dot(&yv, &gv),
-        dot(&wv, &dw),
+        dot(&wv, &values(dw)),
         "conv_transpose2d weight gradient",
+    );
+    let dw = conv_grad::conv_transpose2d_weight_backward::<Dispatch>(x, w, g, options);
+    assert_close(
+        dot(&yv, &gv),
+        dot(&wv, &values(dw)),
+        "composed conv_transpose2d weight gradient",
     );
 }

@@ -5,6 +5,8 @@
 //! buffer when the handle owns it uniquely (copy-on-write otherwise). Matrix products go through
 //! the `gemm` crate; large element-wise work runs on rayon.
 
+#![warn(missing_docs)]
+
 #[macro_use]
 mod macros;
 

@@ -68,7 +68,7 @@ impl Device {
     /// The native CPU device (Flex).
     #[cfg(feature = "flex")]
     pub fn flex() -> Self {
-        Self::from_dispatch(DispatchDevice::Flex(burn_flex::FlexDevice))
+        Self::from_dispatch(DispatchDevice::flex())
     }
 
     /// A device from its dispatch-level value.

@@ -1,5 +1,6 @@
 //! Gradients of the convolutions, composed from forward ops (the default bodies of
-//! `ModuleOps::conv*_backward`).
+//! `ModuleOps::conv*_backward`), public so that a backend with kernels for some cases can fall
+//! back to them and tests can compare the two.
 
 use crate::tensor::FloatTensor;
 use crate::{Backend, TensorMetadata};
@@ -17,7 +18,7 @@ fn padding_out(x: &Shape, weight: &Shape, grad: &Shape, options: &ConvOptions<2>
 }
 
 /// `∂L/∂x` of `conv2d`: the transposed convolution of the output gradient.
-pub(crate) fn conv2d_x_backward<B: Backend>(
+pub fn conv2d_x_backward<B: Backend>(
     x: FloatTensor<B>,
     weight: FloatTensor<B>,
     output_grad: FloatTensor<B>,
@@ -36,7 +37,7 @@ pub(crate) fn conv2d_x_backward<B: Backend>(
 
 /// `∂L/∂weight` of `conv2d`: per group, a convolution of the input (batch as channels) by the
 /// output gradient, with stride and dilation exchanged.
-pub(crate) fn conv2d_weight_backward<B: Backend>(
+pub fn conv2d_weight_backward<B: Backend>(
     x: FloatTensor<B>,
     weight: FloatTensor<B>,
     output_grad: FloatTensor<B>,
@@ -80,7 +81,7 @@ pub(crate) fn conv2d_weight_backward<B: Backend>(
 }
 
 /// `∂L/∂bias` of any convolution: the output gradient summed over every dim but channels.
-pub(crate) fn conv_bias_backward<B: Backend>(output_grad: FloatTensor<B>) -> FloatTensor<B> {
+pub fn conv_bias_backward<B: Backend>(output_grad: FloatTensor<B>) -> FloatTensor<B> {
     let rank = output_grad.rank();
     let channels = output_grad.shape()[1];
     let mut grad = output_grad;
@@ -92,7 +93,7 @@ pub(crate) fn conv_bias_backward<B: Backend>(output_grad: FloatTensor<B>) -> Flo
 
 /// `∂L/∂weight` of `conv_transpose2d`: the weight gradient of the adjoint convolution, with
 /// the output gradient as its input and `x` as its output gradient.
-pub(crate) fn conv_transpose2d_weight_backward<B: Backend>(
+pub fn conv_transpose2d_weight_backward<B: Backend>(
     x: FloatTensor<B>,
     weight: FloatTensor<B>,
     output_grad: FloatTensor<B>,

@@ -2,7 +2,7 @@
 
 mod activation;
 mod bool;
-mod conv_grad;
+pub mod conv_grad;
 mod defaults;
 mod float;
 mod int;

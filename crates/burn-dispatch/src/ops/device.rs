@@ -40,9 +40,13 @@ impl Backend for Dispatch {
 }
 
 impl DeviceOps for DispatchDevice {
-    /// The id of the backend device inside: a dispatch view shares its settings.
+    /// The backend device's id, its kind tagged with the catalog index (top 4 bits) so that
+    /// devices of different entries never share settings.
     fn id(&self) -> DeviceId {
-        dispatch_device!(self, E, B => E::device(self).id())
+        dispatch_device!(self, E, B => {
+            let inner = E::device(self).id();
+            DeviceId::new((E::INDEX << 12) | (inner.type_id & 0x0fff), inner.index_id)
+        })
     }
     fn kind(&self) -> burn_backend::DeviceKind {
         dispatch_device!(self, E, B => E::device(self).kind())

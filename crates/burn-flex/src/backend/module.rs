@@ -4,8 +4,8 @@ use super::{Flex, float_like, int_dtype};
 use crate::FlexTensor;
 use crate::element::FloatElement;
 use crate::kernels::{
-    adaptive_pool, attention as attn, avg_pool, conv, conv_transpose, embedding as emb,
-    interpolate as interp, pool,
+    adaptive_pool, attention as attn, avg_pool, conv, conv_backward, conv_transpose,
+    embedding as emb, interpolate as interp, pool,
 };
 use crate::ops::{creation, index::index_values};
 use crate::tensor::Storable;
@@ -61,6 +61,48 @@ impl ModuleOps<Flex> for Flex {
                 options,
             );
             FlexTensor::from_vec(out, shape)
+        })
+    }
+    fn conv2d_x_backward(x: T, weight: T, output_grad: T, options: ConvOptions<2>) -> T {
+        let op = "conv2d_x_backward";
+        let (xs, ws) = (dims(op, "x", &x), dims(op, "weight", &weight));
+        with_float!(output_grad.dtype(), op, E => {
+            let grad = conv_backward::conv2d_input_backward(
+                &values::<E>(&output_grad), &values::<E>(&weight), ws, xs, options,
+            );
+            FlexTensor::from_vec(grad, xs)
+        })
+    }
+    fn conv2d_weight_backward(x: T, weight: T, output_grad: T, options: ConvOptions<2>) -> T {
+        let op = "conv2d_weight_backward";
+        let (xs, ws) = (dims(op, "x", &x), dims(op, "weight", &weight));
+        with_float!(output_grad.dtype(), op, E => {
+            let grad = conv_backward::conv2d_weight_backward(
+                &values::<E>(&x), xs, &values::<E>(&output_grad), ws, options,
+            );
+            FlexTensor::from_vec(grad, ws)
+        })
+    }
+    fn conv_bias_backward(output_grad: T) -> T {
+        let shape = output_grad.shape().clone();
+        with_float!(output_grad.dtype(), "conv_bias_backward", E => {
+            let grad = conv_backward::conv_bias_backward(&values::<E>(&output_grad), &shape.dims);
+            FlexTensor::from_vec(grad, [shape[1]])
+        })
+    }
+    fn conv_transpose2d_weight_backward(
+        x: T,
+        weight: T,
+        output_grad: T,
+        options: ConvTransposeOptions<2>,
+    ) -> T {
+        let op = "conv_transpose2d_weight_backward";
+        let (xs, ws) = (dims(op, "x", &x), dims(op, "weight", &weight));
+        with_float!(output_grad.dtype(), op, E => {
+            let grad = conv_backward::conv_transpose2d_weight_backward(
+                &values::<E>(&x), xs, &values::<E>(&output_grad), ws, options,
+            );
+            FlexTensor::from_vec(grad, ws)
         })
     }
     fn conv_transpose2d(x: T, weight: T, bias: Option<T>, options: ConvTransposeOptions<2>) -> T {
