@@ -78,4 +78,13 @@ impl<B: Backend> TensorMetadata for BackendTensor<B> {
             BackendTensor::Quantized(t) => t.shape(),
         }
     }
+
+    fn rank(&self) -> usize {
+        match self {
+            BackendTensor::Float(t) => t.rank(),
+            BackendTensor::Int(t) => t.rank(),
+            BackendTensor::Bool(t) => t.rank(),
+            BackendTensor::Quantized(t) => t.rank(),
+        }
+    }
 }

@@ -176,10 +176,25 @@ impl TensorData {
         rng: &mut R,
     ) -> Self {
         let shape = shape.into();
+        // Uniform draws are below `high` in f64 but may round up to it in a narrower type:
+        // redraw those (a few times at most, so a range with no representable value ends).
+        let high = match distribution {
+            Distribution::Default => Some(1.0),
+            Distribution::Uniform(low, high) if low < high => Some(high),
+            _ => None,
+        };
         let mut sampler = distribution.sampler(rng);
-        let values = (0..shape.num_elements())
-            .map(|_| E::from_f64(sampler.sample()))
-            .collect();
+        let mut draw = || {
+            let mut value = E::from_f64(sampler.sample());
+            for _ in 0..16 {
+                if high.is_none_or(|h| value.to_f64() < h) {
+                    break;
+                }
+                value = E::from_f64(sampler.sample());
+            }
+            value
+        };
+        let values = (0..shape.num_elements()).map(|_| draw()).collect();
         Self::new(values, shape)
     }
 
@@ -460,6 +475,19 @@ mod tests {
     #[should_panic(expected = "values differ")]
     fn assert_eq_reports_mismatch() {
         TensorData::from([1, 2, 3]).assert_eq(&TensorData::from([1, 2, 4]), true);
+    }
+
+    #[test]
+    fn uniform_samples_stay_below_high_after_rounding() {
+        use rand::{SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(3);
+        // bf16 has 8 bits of mantissa: about 1 in 500 f64 draws in [0, 1) rounds up to 1.0.
+        let data =
+            TensorData::random::<half::bf16, _, _>([20_000], Distribution::Default, &mut rng);
+        assert!(data.iter::<f64>().all(|v| (0.0..1.0).contains(&v)));
+        let data =
+            TensorData::random::<f32, _, _>([1000], Distribution::Uniform(2.0, 2.0), &mut rng);
+        assert!(data.iter::<f64>().all(|v| v == 2.0), "an empty range ends");
     }
 
     #[test]

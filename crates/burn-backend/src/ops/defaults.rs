@@ -70,13 +70,25 @@ pub(crate) fn cat_with_slice_assign<T: TensorMetadata>(
     output
 }
 
-/// Stable argsort along `dim` on the host (NaN last when ascending, first when descending).
+/// Stable argsort along `dim` on the host, comparing in the data's own type (so 64-bit
+/// integers past 2^53 keep their order); NaN last when ascending, first when descending.
 pub(crate) fn argsort_host(data: &TensorData, dim: usize, descending: bool) -> TensorData {
-    let shape = data.shape.clone();
-    let values: Vec<f64> = data.iter::<f64>().collect();
+    burn_std::with_dtype!(data.dtype, E => {
+        let values = data.to_vec::<E>().expect("the data's own dtype");
+        argsort_values(&values, &data.shape, dim, descending)
+    })
+}
+
+fn argsort_values<E: PartialOrd + Copy>(
+    values: &[E],
+    shape: &Shape,
+    dim: usize,
+    descending: bool,
+) -> TensorData {
     let size = shape[dim];
     let inner: usize = shape.dims[dim + 1..].iter().product();
     let outer: usize = shape.dims[..dim].iter().product();
+    let is_nan = |x: E| x.partial_cmp(&x).is_none();
     let mut out = vec![0i64; values.len()];
     let mut order: Vec<usize> = Vec::with_capacity(size);
     for o in 0..outer {
@@ -88,7 +100,7 @@ pub(crate) fn argsort_host(data: &TensorData, dim: usize, descending: bool) -> T
                 let (x, y) = (at(a), at(b));
                 let ord = x
                     .partial_cmp(&y)
-                    .unwrap_or_else(|| x.is_nan().cmp(&y.is_nan()));
+                    .unwrap_or_else(|| is_nan(x).cmp(&is_nan(y)));
                 if descending { ord.reverse() } else { ord }
             });
             for (k, &src) in order.iter().enumerate() {
@@ -96,7 +108,7 @@ pub(crate) fn argsort_host(data: &TensorData, dim: usize, descending: bool) -> T
             }
         }
     }
-    TensorData::new(out, shape)
+    TensorData::new(out, shape.clone())
 }
 
 /// The row-major coordinates of the non-zero values, shape `[count, rank]`.
@@ -167,4 +179,28 @@ pub fn attention_fallback<B: Backend>(
     let empty = B::float_equal_elem(sum.clone(), 0.0.into());
     let sum = B::float_mask_fill(sum, empty, 1.0.into());
     B::float_matmul(B::float_div(exp, sum), value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_argsort_orders_large_integers_and_nans() {
+        // 2^53 + 1 and 2^53 are equal as f64; their own type tells them apart.
+        let big = (1i64 << 53) + 1;
+        let data = TensorData::new(vec![big, 1 << 53, 3], [3]);
+        let order = argsort_host(&data, 0, false).to_vec::<i64>().unwrap();
+        assert_eq!(order, vec![2, 1, 0]);
+        // torch.argsort(torch.tensor([nan, 1., 0.]), stable=True) -> [2, 1, 0]
+        let data = TensorData::new(vec![f32::NAN, 1.0, 0.0], [3]);
+        assert_eq!(
+            argsort_host(&data, 0, false).to_vec::<i64>().unwrap(),
+            vec![2, 1, 0]
+        );
+        assert_eq!(
+            argsort_host(&data, 0, true).to_vec::<i64>().unwrap(),
+            vec![0, 1, 2]
+        );
+    }
 }

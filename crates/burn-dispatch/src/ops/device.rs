@@ -83,4 +83,7 @@ impl TensorMetadata for DispatchTensor {
     fn shape(&self) -> Shape {
         dispatch!(self, E, B => E::unwrap_ref(self).shape())
     }
+    fn rank(&self) -> usize {
+        dispatch!(self, E, B => E::unwrap_ref(self).rank())
+    }
 }

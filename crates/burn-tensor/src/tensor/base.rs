@@ -39,7 +39,7 @@ impl<const D: usize, K: TensorKind> Clone for Tensor<D, K> {
 impl<const D: usize, K: BasicOps> Tensor<D, K> {
     /// A tensor from a dispatch primitive of kind `K` and rank `D`.
     pub fn from_primitive(primitive: DispatchTensor) -> Self {
-        let rank = primitive.shape().num_dims();
+        let rank = primitive.rank();
         if rank != D {
             check::fail(
                 "from_primitive",
