@@ -184,7 +184,14 @@ fn compute<T: FloatElement>(
                 }
                 *s = x;
             }
-            let max = row.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            // NaN propagates (f64::max would skip it and turn a NaN row into a masked one).
+            let max = row.iter().copied().fold(f64::NEG_INFINITY, |m, x| {
+                if x.is_nan() || m.is_nan() {
+                    f64::NAN
+                } else {
+                    m.max(x)
+                }
+            });
             let p = &mut scores[i * lk..(i + 1) * lk];
             if max == f64::NEG_INFINITY {
                 p.fill(T::zero());

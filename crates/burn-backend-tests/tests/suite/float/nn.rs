@@ -218,3 +218,24 @@ fn attention_of_a_single_key_returns_its_value() {
         1.0,
     );
 }
+
+#[test]
+fn attention_propagates_nan_scores() {
+    // A NaN in a query row makes that row's scores NaN: its output is NaN (as in
+    // torch.nn.functional.scaled_dot_product_attention), the other rows stay finite.
+    use burn::tensor::Tensor;
+    let device = crate::device();
+    let q = Tensor::<4>::from_floats([[[[f32::NAN, 0.0], [1.0, 0.0]]]], &device);
+    let k = Tensor::<4>::from_floats([[[[1.0, 0.0], [0.0, 1.0]]]], &device);
+    let v = Tensor::<4>::from_floats([[[[1.0, 2.0], [3.0, 4.0]]]], &device);
+    let out = attention(q, k, v, None, AttentionModuleOptions::default());
+    let values = out.into_data().to_vec::<f64>().unwrap();
+    assert!(
+        values[0].is_nan() && values[1].is_nan(),
+        "row 0: {values:?}"
+    );
+    assert!(
+        values[2].is_finite() && values[3].is_finite(),
+        "row 1: {values:?}"
+    );
+}
