@@ -110,18 +110,40 @@ fn matmul_float<E: FloatElement + Storable>(
     if m * n == 0 {
         return FlexTensor::from_vec(out, out_shape);
     }
+    let batches = batch.num_elements();
+    if batches > 1 && folds_into_one_product(&a, &b, m) {
+        // A shared rhs and lhs matrices stacked at one row stride (e.g. `linear` on
+        // `[batch, seq, d]`): one product of `batches·m` rows instead of `batches` small ones.
+        let rows = batches * m;
+        let l = matrix(ld, a.offsets[0], rows, k, a.strides);
+        let r = matrix(rd, b.offsets[0], k, n, b.strides);
+        E::gemm(rows, k, n, l, a.strides, r, b.strides, &mut out);
+        return FlexTensor::from_vec(out, out_shape);
+    }
     let product = |(i, dst): (usize, &mut [E])| {
         let l = matrix(ld, a.offsets[i], m, k, a.strides);
         let r = matrix(rd, b.offsets[i], k, n, b.strides);
         E::gemm(m, k, n, l, a.strides, r, b.strides, dst);
     };
-    let batches = batch.num_elements();
     if batches > 1 && batches * m * k * n >= 1 << 18 {
         out.par_chunks_mut(m * n).enumerate().for_each(product);
     } else {
         out.chunks_mut(m * n).enumerate().for_each(product);
     }
     FlexTensor::from_vec(out, out_shape)
+}
+
+/// Whether every batch uses the same rhs matrix and the lhs matrices follow each other at the
+/// lhs row stride, so the batch can be folded into the rows of one product.
+fn folds_into_one_product(lhs: &Operand, rhs: &Operand, m: usize) -> bool {
+    let row_stride = lhs.strides[0];
+    let shared_rhs = rhs.offsets.iter().all(|&o| o == rhs.offsets[0]);
+    let stacked =
+        row_stride > 0
+            && lhs.offsets.iter().enumerate().all(|(i, &o)| {
+                o as isize == lhs.offsets[0] as isize + (i * m) as isize * row_stride
+            });
+    shared_rhs && stacked
 }
 
 fn matmul_int<E: NumElement>(
