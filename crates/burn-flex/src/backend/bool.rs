@@ -54,34 +54,25 @@ impl BoolTensorOps<Flex> for Flex {
     fn bool_slice(tensor: T, slices: &[Slice]) -> T {
         tensor.slice(slices)
     }
-    fn bool_slice_assign(tensor: T, slices: &[Slice], value: T) -> T {
-        shape::slice_assign(tensor, slices, value)
-    }
-
-    fn bool_gather(dim: usize, tensor: T, indices: T) -> T {
-        index::gather(dim, tensor, indices)
-    }
-    fn bool_select(tensor: T, dim: usize, indices: T) -> T {
-        index::select(tensor, dim, indices)
-    }
-    fn bool_mask_where(tensor: T, mask: T, value: T) -> T {
-        mask::mask_where(tensor, mask, value)
-    }
-    fn bool_mask_fill(tensor: T, mask: T, value: Scalar) -> T {
-        mask::mask_fill(tensor, mask, value)
-    }
-
-    fn bool_equal(lhs: T, rhs: T) -> T {
-        compare::equal(lhs, rhs)
-    }
-    fn bool_not(tensor: T) -> T {
-        compare::bool_not(tensor)
-    }
-    fn bool_and(lhs: T, rhs: T) -> T {
-        compare::bool_and(lhs, rhs)
-    }
-    fn bool_or(lhs: T, rhs: T) -> T {
-        compare::bool_or(lhs, rhs)
+    delegate! {
+        fn bool_slice_assign(tensor: T, slices: &[Slice], value: T) -> T => shape::slice_assign;
+        fn bool_gather(dim: usize, tensor: T, indices: T) -> T => index::gather;
+        fn bool_select(tensor: T, dim: usize, indices: T) -> T => index::select;
+        fn bool_mask_where(tensor: T, mask: T, value: T) -> T => mask::mask_where;
+        fn bool_mask_fill(tensor: T, mask: T, value: Scalar) -> T => mask::mask_fill;
+        fn bool_equal(lhs: T, rhs: T) -> T => compare::equal;
+        fn bool_not(tensor: T) -> T => compare::bool_not;
+        fn bool_and(lhs: T, rhs: T) -> T => compare::bool_and;
+        fn bool_or(lhs: T, rhs: T) -> T => compare::bool_or;
+        fn bool_xor(lhs: T, rhs: T) -> T => compare::bool_xor;
+        fn bool_not_equal(lhs: T, rhs: T) -> T => compare::not_equal;
+        fn bool_equal_elem(lhs: T, rhs: Scalar) -> T => compare::equal_elem;
+        fn bool_cat(tensors: Vec<T>, dim: usize) -> T => shape::cat;
+        fn bool_repeat_dim(tensor: T, dim: usize, times: usize) -> T => shape::repeat_dim;
+        fn bool_any(tensor: T) -> T => reduce::any;
+        fn bool_any_dim(tensor: T, dim: usize) -> T => reduce::any_dim;
+        fn bool_all(tensor: T) -> T => reduce::all;
+        fn bool_all_dim(tensor: T, dim: usize) -> T => reduce::all_dim;
     }
 
     // ---- overrides of default bodies --------------------------------------------------------
@@ -92,35 +83,8 @@ impl BoolTensorOps<Flex> for Flex {
     fn bool_ones(shape: Shape, _device: &FlexDevice, _dtype: DType) -> T {
         creation::ones(shape, BOOL)
     }
-    fn bool_xor(lhs: T, rhs: T) -> T {
-        compare::bool_xor(lhs, rhs)
-    }
-    fn bool_not_equal(lhs: T, rhs: T) -> T {
-        compare::not_equal(lhs, rhs)
-    }
-    fn bool_equal_elem(lhs: T, rhs: Scalar) -> T {
-        compare::equal_elem(lhs, rhs)
-    }
     fn bool_transpose(tensor: T) -> T {
         tensor.transpose()
-    }
-    fn bool_cat(tensors: Vec<T>, dim: usize) -> T {
-        shape::cat(tensors, dim)
-    }
-    fn bool_repeat_dim(tensor: T, dim: usize, times: usize) -> T {
-        shape::repeat_dim(tensor, dim, times)
-    }
-    fn bool_any(tensor: T) -> T {
-        reduce::any(tensor)
-    }
-    fn bool_any_dim(tensor: T, dim: usize) -> T {
-        reduce::any_dim(tensor, dim)
-    }
-    fn bool_all(tensor: T) -> T {
-        reduce::all(tensor)
-    }
-    fn bool_all_dim(tensor: T, dim: usize) -> T {
-        reduce::all_dim(tensor, dim)
     }
     fn bool_argwhere(tensor: T) -> T {
         mask::argwhere(tensor, int_dtype())

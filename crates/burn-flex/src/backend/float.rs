@@ -53,90 +53,98 @@ impl FloatTensorOps<Flex> for Flex {
         let (l, r) = promote(lhs, rhs);
         binary::add(l, r)
     }
-    fn float_add_scalar(lhs: T, rhs: Scalar) -> T {
-        binary::add_scalar(lhs, rhs)
+    delegate! {
+        fn float_add_scalar(lhs: T, rhs: Scalar) -> T => binary::add_scalar;
+        fn float_sub_scalar(lhs: T, rhs: Scalar) -> T => binary::sub_scalar;
+        fn float_mul_scalar(lhs: T, rhs: Scalar) -> T => binary::mul_scalar;
+        fn float_div_scalar(lhs: T, rhs: Scalar) -> T => binary::div_scalar;
+        fn float_remainder_scalar(lhs: T, rhs: Scalar) -> T => binary::remainder_scalar;
+        fn float_powf_scalar(lhs: T, rhs: Scalar) -> T => unary::powf_scalar;
+        fn float_recip(tensor: T) -> T => unary::recip;
+        fn float_exp(tensor: T) -> T => unary::exp;
+        fn float_log(tensor: T) -> T => unary::log;
+        fn float_log1p(tensor: T) -> T => unary::log1p;
+        fn float_sqrt(tensor: T) -> T => unary::sqrt;
+        fn float_abs(tensor: T) -> T => unary::abs;
+        fn float_cos(tensor: T) -> T => unary::cos;
+        fn float_sin(tensor: T) -> T => unary::sin;
+        fn float_tanh(tensor: T) -> T => unary::tanh;
+        fn float_erf(tensor: T) -> T => unary::erf;
+        fn float_round(tensor: T) -> T => unary::round;
+        fn float_floor(tensor: T) -> T => unary::floor;
+        fn float_ceil(tensor: T) -> T => unary::ceil;
+        fn float_trunc(tensor: T) -> T => unary::trunc;
+        fn float_gather(dim: usize, tensor: T, indices: T) -> T => index::gather;
+        fn float_select(tensor: T, dim: usize, indices: T) -> T => index::select;
+        fn float_mask_fill(tensor: T, mask: T, value: Scalar) -> T => mask::mask_fill;
+        fn float_equal_elem(lhs: T, rhs: Scalar) -> T => compare::equal_elem;
+        fn float_greater_elem(lhs: T, rhs: Scalar) -> T => compare::greater_elem;
+        fn float_greater_equal_elem(lhs: T, rhs: Scalar) -> T => compare::greater_equal_elem;
+        fn float_lower_elem(lhs: T, rhs: Scalar) -> T => compare::lower_elem;
+        fn float_lower_equal_elem(lhs: T, rhs: Scalar) -> T => compare::lower_equal_elem;
+        fn float_sum(tensor: T) -> T => reduce::sum;
+        fn float_sum_dim(tensor: T, dim: usize) -> T => reduce::sum_dim;
+        fn float_prod_dim(tensor: T, dim: usize) -> T => reduce::prod_dim;
+        fn float_mean_dim(tensor: T, dim: usize) -> T => reduce::mean_dim;
+        fn float_cumsum(tensor: T, dim: usize) -> T => scan::cumsum;
+        fn float_cumprod(tensor: T, dim: usize) -> T => scan::cumprod;
+        fn float_cummin(tensor: T, dim: usize) -> T => scan::cummin;
+        fn float_cummax(tensor: T, dim: usize) -> T => scan::cummax;
+        fn float_neg(tensor: T) -> T => unary::neg;
+        fn float_powi(lhs: T, rhs: T) -> T => binary::powi;
+        fn float_powi_scalar(lhs: T, rhs: Scalar) -> T => unary::powi_scalar;
+        fn float_tan(tensor: T) -> T => unary::tan;
+        fn float_cosh(tensor: T) -> T => unary::cosh;
+        fn float_sinh(tensor: T) -> T => unary::sinh;
+        fn float_asin(tensor: T) -> T => unary::asin;
+        fn float_acos(tensor: T) -> T => unary::acos;
+        fn float_atan(tensor: T) -> T => unary::atan;
+        fn float_asinh(tensor: T) -> T => unary::asinh;
+        fn float_acosh(tensor: T) -> T => unary::acosh;
+        fn float_atanh(tensor: T) -> T => unary::atanh;
+        fn float_sign(tensor: T) -> T => unary::sign;
+        fn float_is_nan(tensor: T) -> T => unary::is_nan;
+        fn float_is_inf(tensor: T) -> T => unary::is_inf;
+        fn float_clamp_min(tensor: T, min: Scalar) -> T => unary::clamp_min;
+        fn float_clamp_max(tensor: T, max: Scalar) -> T => unary::clamp_max;
+        fn float_clamp(tensor: T, min: Scalar, max: Scalar) -> T => unary::clamp;
+        fn float_not_equal_elem(lhs: T, rhs: Scalar) -> T => compare::not_equal_elem;
+        fn float_repeat_dim(tensor: T, dim: usize, times: usize) -> T => shape::repeat_dim;
+        fn float_mean(tensor: T) -> T => reduce::mean;
+        fn float_prod(tensor: T) -> T => reduce::prod;
+        fn float_max_dim(tensor: T, dim: usize) -> T => reduce::max_dim;
+        fn float_min_dim(tensor: T, dim: usize) -> T => reduce::min_dim;
+        fn float_max(tensor: T) -> T => reduce::max;
+        fn float_min(tensor: T) -> T => reduce::min;
+        fn float_any(tensor: T) -> T => reduce::any;
+        fn float_any_dim(tensor: T, dim: usize) -> T => reduce::any_dim;
+        fn float_all(tensor: T) -> T => reduce::all;
+        fn float_all_dim(tensor: T, dim: usize) -> T => reduce::all_dim;
+        fn float_sort(tensor: T, dim: usize, descending: bool) -> T => sort::sort;
     }
     fn float_sub(lhs: T, rhs: T) -> T {
         let (l, r) = promote(lhs, rhs);
         binary::sub(l, r)
     }
-    fn float_sub_scalar(lhs: T, rhs: Scalar) -> T {
-        binary::sub_scalar(lhs, rhs)
-    }
     fn float_mul(lhs: T, rhs: T) -> T {
         let (l, r) = promote(lhs, rhs);
         binary::mul(l, r)
-    }
-    fn float_mul_scalar(lhs: T, rhs: Scalar) -> T {
-        binary::mul_scalar(lhs, rhs)
     }
     fn float_div(lhs: T, rhs: T) -> T {
         let (l, r) = promote(lhs, rhs);
         binary::div(l, r)
     }
-    fn float_div_scalar(lhs: T, rhs: Scalar) -> T {
-        binary::div_scalar(lhs, rhs)
-    }
     fn float_remainder(lhs: T, rhs: T) -> T {
         let (l, r) = promote(lhs, rhs);
         binary::remainder(l, r)
-    }
-    fn float_remainder_scalar(lhs: T, rhs: Scalar) -> T {
-        binary::remainder_scalar(lhs, rhs)
     }
     fn float_powf(lhs: T, rhs: T) -> T {
         let (l, r) = promote(lhs, rhs);
         binary::powf(l, r)
     }
-    fn float_powf_scalar(lhs: T, rhs: Scalar) -> T {
-        unary::powf_scalar(lhs, rhs)
-    }
     fn float_matmul(lhs: T, rhs: T) -> T {
         let (l, r) = promote(lhs, rhs);
         matmul::matmul(l, r)
-    }
-
-    fn float_recip(tensor: T) -> T {
-        unary::recip(tensor)
-    }
-    fn float_exp(tensor: T) -> T {
-        unary::exp(tensor)
-    }
-    fn float_log(tensor: T) -> T {
-        unary::log(tensor)
-    }
-    fn float_log1p(tensor: T) -> T {
-        unary::log1p(tensor)
-    }
-    fn float_sqrt(tensor: T) -> T {
-        unary::sqrt(tensor)
-    }
-    fn float_abs(tensor: T) -> T {
-        unary::abs(tensor)
-    }
-    fn float_cos(tensor: T) -> T {
-        unary::cos(tensor)
-    }
-    fn float_sin(tensor: T) -> T {
-        unary::sin(tensor)
-    }
-    fn float_tanh(tensor: T) -> T {
-        unary::tanh(tensor)
-    }
-    fn float_erf(tensor: T) -> T {
-        unary::erf(tensor)
-    }
-    fn float_round(tensor: T) -> T {
-        unary::round(tensor)
-    }
-    fn float_floor(tensor: T) -> T {
-        unary::floor(tensor)
-    }
-    fn float_ceil(tensor: T) -> T {
-        unary::ceil(tensor)
-    }
-    fn float_trunc(tensor: T) -> T {
-        unary::trunc(tensor)
     }
 
     fn float_swap_dims(tensor: T, dim1: usize, dim2: usize) -> T {
@@ -162,15 +170,9 @@ impl FloatTensorOps<Flex> for Flex {
         shape::slice_assign(tensor, slices, value)
     }
 
-    fn float_gather(dim: usize, tensor: T, indices: T) -> T {
-        index::gather(dim, tensor, indices)
-    }
     fn float_scatter(dim: usize, tensor: T, indices: T, value: T, update: IndexingUpdateOp) -> T {
         let value = float_like(value, tensor.dtype());
         index::scatter(dim, tensor, indices, value, update)
-    }
-    fn float_select(tensor: T, dim: usize, indices: T) -> T {
-        index::select(tensor, dim, indices)
     }
     fn float_select_add(tensor: T, dim: usize, indices: T, value: T) -> T {
         let value = float_like(value, tensor.dtype());
@@ -180,75 +182,33 @@ impl FloatTensorOps<Flex> for Flex {
         let value = float_like(value, tensor.dtype());
         mask::mask_where(tensor, mask, value)
     }
-    fn float_mask_fill(tensor: T, mask: T, value: Scalar) -> T {
-        mask::mask_fill(tensor, mask, value)
-    }
 
     fn float_equal(lhs: T, rhs: T) -> T {
         let (l, r) = promote(lhs, rhs);
         compare::equal(l, r)
     }
-    fn float_equal_elem(lhs: T, rhs: Scalar) -> T {
-        compare::equal_elem(lhs, rhs)
-    }
     fn float_greater(lhs: T, rhs: T) -> T {
         let (l, r) = promote(lhs, rhs);
         compare::greater(l, r)
-    }
-    fn float_greater_elem(lhs: T, rhs: Scalar) -> T {
-        compare::greater_elem(lhs, rhs)
     }
     fn float_greater_equal(lhs: T, rhs: T) -> T {
         let (l, r) = promote(lhs, rhs);
         compare::greater_equal(l, r)
     }
-    fn float_greater_equal_elem(lhs: T, rhs: Scalar) -> T {
-        compare::greater_equal_elem(lhs, rhs)
-    }
     fn float_lower(lhs: T, rhs: T) -> T {
         let (l, r) = promote(lhs, rhs);
         compare::lower(l, r)
-    }
-    fn float_lower_elem(lhs: T, rhs: Scalar) -> T {
-        compare::lower_elem(lhs, rhs)
     }
     fn float_lower_equal(lhs: T, rhs: T) -> T {
         let (l, r) = promote(lhs, rhs);
         compare::lower_equal(l, r)
     }
-    fn float_lower_equal_elem(lhs: T, rhs: Scalar) -> T {
-        compare::lower_equal_elem(lhs, rhs)
-    }
 
-    fn float_sum(tensor: T) -> T {
-        reduce::sum(tensor)
-    }
-    fn float_sum_dim(tensor: T, dim: usize) -> T {
-        reduce::sum_dim(tensor, dim)
-    }
-    fn float_prod_dim(tensor: T, dim: usize) -> T {
-        reduce::prod_dim(tensor, dim)
-    }
-    fn float_mean_dim(tensor: T, dim: usize) -> T {
-        reduce::mean_dim(tensor, dim)
-    }
     fn float_argmax(tensor: T, dim: usize) -> T {
         reduce::argmax(tensor, dim, int_dtype())
     }
     fn float_argmin(tensor: T, dim: usize) -> T {
         reduce::argmin(tensor, dim, int_dtype())
-    }
-    fn float_cumsum(tensor: T, dim: usize) -> T {
-        scan::cumsum(tensor, dim)
-    }
-    fn float_cumprod(tensor: T, dim: usize) -> T {
-        scan::cumprod(tensor, dim)
-    }
-    fn float_cummin(tensor: T, dim: usize) -> T {
-        scan::cummin(tensor, dim)
-    }
-    fn float_cummax(tensor: T, dim: usize) -> T {
-        scan::cummax(tensor, dim)
     }
 
     // ---- overrides of default bodies --------------------------------------------------------
@@ -262,70 +222,13 @@ impl FloatTensorOps<Flex> for Flex {
     fn float_ones(shape: Shape, _device: &FlexDevice, dtype: FloatDType) -> T {
         creation::ones(shape, dtype.into())
     }
-    fn float_neg(tensor: T) -> T {
-        unary::neg(tensor)
-    }
-    fn float_powi(lhs: T, rhs: T) -> T {
-        binary::powi(lhs, rhs)
-    }
-    fn float_powi_scalar(lhs: T, rhs: Scalar) -> T {
-        unary::powi_scalar(lhs, rhs)
-    }
-    fn float_tan(tensor: T) -> T {
-        unary::tan(tensor)
-    }
-    fn float_cosh(tensor: T) -> T {
-        unary::cosh(tensor)
-    }
-    fn float_sinh(tensor: T) -> T {
-        unary::sinh(tensor)
-    }
-    fn float_asin(tensor: T) -> T {
-        unary::asin(tensor)
-    }
-    fn float_acos(tensor: T) -> T {
-        unary::acos(tensor)
-    }
-    fn float_atan(tensor: T) -> T {
-        unary::atan(tensor)
-    }
-    fn float_asinh(tensor: T) -> T {
-        unary::asinh(tensor)
-    }
-    fn float_acosh(tensor: T) -> T {
-        unary::acosh(tensor)
-    }
-    fn float_atanh(tensor: T) -> T {
-        unary::atanh(tensor)
-    }
     fn float_atan2(lhs: T, rhs: T) -> T {
         let (l, r) = promote(lhs, rhs);
         binary::atan2(l, r)
     }
-    fn float_sign(tensor: T) -> T {
-        unary::sign(tensor)
-    }
-    fn float_is_nan(tensor: T) -> T {
-        unary::is_nan(tensor)
-    }
-    fn float_is_inf(tensor: T) -> T {
-        unary::is_inf(tensor)
-    }
-    fn float_clamp_min(tensor: T, min: Scalar) -> T {
-        unary::clamp_min(tensor, min)
-    }
-    fn float_clamp_max(tensor: T, max: Scalar) -> T {
-        unary::clamp_max(tensor, max)
-    }
-    fn float_clamp(tensor: T, min: Scalar, max: Scalar) -> T {
-        unary::clamp(tensor, min, max)
-    }
     fn float_not_equal(lhs: T, rhs: T) -> T {
         let (l, r) = promote(lhs, rhs);
         compare::not_equal(l, r)
-    }
-    fn float_not_equal_elem(lhs: T, rhs: Scalar) -> T {
-        compare::not_equal_elem(lhs, rhs)
     }
     fn float_transpose(tensor: T) -> T {
         tensor.transpose()
@@ -340,53 +243,17 @@ impl FloatTensorOps<Flex> for Flex {
             dim,
         )
     }
-    fn float_repeat_dim(tensor: T, dim: usize, times: usize) -> T {
-        shape::repeat_dim(tensor, dim, times)
-    }
-    fn float_mean(tensor: T) -> T {
-        reduce::mean(tensor)
-    }
-    fn float_prod(tensor: T) -> T {
-        reduce::prod(tensor)
-    }
-    fn float_max_dim(tensor: T, dim: usize) -> T {
-        reduce::max_dim(tensor, dim)
-    }
-    fn float_min_dim(tensor: T, dim: usize) -> T {
-        reduce::min_dim(tensor, dim)
-    }
     fn float_max_dim_with_indices(tensor: T, dim: usize) -> (T, T) {
         reduce::max_dim_with_indices(tensor, dim, int_dtype())
     }
     fn float_min_dim_with_indices(tensor: T, dim: usize) -> (T, T) {
         reduce::min_dim_with_indices(tensor, dim, int_dtype())
     }
-    fn float_max(tensor: T) -> T {
-        reduce::max(tensor)
-    }
-    fn float_min(tensor: T) -> T {
-        reduce::min(tensor)
-    }
     fn float_max_abs(tensor: T) -> T {
         reduce::max(unary::abs(tensor))
     }
     fn float_max_abs_dim(tensor: T, dim: usize) -> T {
         reduce::max_dim(unary::abs(tensor), dim)
-    }
-    fn float_any(tensor: T) -> T {
-        reduce::any(tensor)
-    }
-    fn float_any_dim(tensor: T, dim: usize) -> T {
-        reduce::any_dim(tensor, dim)
-    }
-    fn float_all(tensor: T) -> T {
-        reduce::all(tensor)
-    }
-    fn float_all_dim(tensor: T, dim: usize) -> T {
-        reduce::all_dim(tensor, dim)
-    }
-    fn float_sort(tensor: T, dim: usize, descending: bool) -> T {
-        sort::sort(tensor, dim, descending)
     }
     fn float_sort_with_indices(tensor: T, dim: usize, descending: bool) -> (T, T) {
         sort::sort_with_indices(tensor, dim, descending, int_dtype())

@@ -50,78 +50,76 @@ impl IntTensorOps<Flex> for Flex {
         creation::cast(tensor, dtype.into())
     }
 
-    fn int_add(lhs: T, rhs: T) -> T {
-        binary::add(lhs, rhs)
-    }
-    fn int_add_scalar(lhs: T, rhs: Scalar) -> T {
-        binary::add_scalar(lhs, rhs)
-    }
-    fn int_sub(lhs: T, rhs: T) -> T {
-        binary::sub(lhs, rhs)
-    }
-    fn int_sub_scalar(lhs: T, rhs: Scalar) -> T {
-        binary::sub_scalar(lhs, rhs)
-    }
-    fn int_mul(lhs: T, rhs: T) -> T {
-        binary::mul(lhs, rhs)
-    }
-    fn int_mul_scalar(lhs: T, rhs: Scalar) -> T {
-        binary::mul_scalar(lhs, rhs)
-    }
-    fn int_div(lhs: T, rhs: T) -> T {
-        binary::div(lhs, rhs)
-    }
-    fn int_div_scalar(lhs: T, rhs: Scalar) -> T {
-        binary::div_scalar(lhs, rhs)
-    }
-    fn int_remainder(lhs: T, rhs: T) -> T {
-        binary::remainder(lhs, rhs)
-    }
-    fn int_remainder_scalar(lhs: T, rhs: Scalar) -> T {
-        binary::remainder_scalar(lhs, rhs)
-    }
-    fn int_powi(lhs: T, rhs: T) -> T {
-        binary::powi(lhs, rhs)
-    }
-    fn int_matmul(lhs: T, rhs: T) -> T {
-        matmul::matmul(lhs, rhs)
-    }
-    fn int_abs(tensor: T) -> T {
-        unary::abs(tensor)
-    }
-
-    fn bitwise_and(lhs: T, rhs: T) -> T {
-        int::bitwise_and(lhs, rhs)
-    }
-    fn bitwise_and_scalar(lhs: T, rhs: Scalar) -> T {
-        int::bitwise_and_scalar(lhs, rhs)
-    }
-    fn bitwise_or(lhs: T, rhs: T) -> T {
-        int::bitwise_or(lhs, rhs)
-    }
-    fn bitwise_or_scalar(lhs: T, rhs: Scalar) -> T {
-        int::bitwise_or_scalar(lhs, rhs)
-    }
-    fn bitwise_xor(lhs: T, rhs: T) -> T {
-        int::bitwise_xor(lhs, rhs)
-    }
-    fn bitwise_xor_scalar(lhs: T, rhs: Scalar) -> T {
-        int::bitwise_xor_scalar(lhs, rhs)
-    }
-    fn bitwise_not(tensor: T) -> T {
-        int::bitwise_not(tensor)
-    }
-    fn bitwise_left_shift(lhs: T, rhs: T) -> T {
-        int::bitwise_left_shift(lhs, rhs)
-    }
-    fn bitwise_left_shift_scalar(lhs: T, rhs: Scalar) -> T {
-        int::bitwise_left_shift_scalar(lhs, rhs)
-    }
-    fn bitwise_right_shift(lhs: T, rhs: T) -> T {
-        int::bitwise_right_shift(lhs, rhs)
-    }
-    fn bitwise_right_shift_scalar(lhs: T, rhs: Scalar) -> T {
-        int::bitwise_right_shift_scalar(lhs, rhs)
+    delegate! {
+        fn int_add(lhs: T, rhs: T) -> T => binary::add;
+        fn int_add_scalar(lhs: T, rhs: Scalar) -> T => binary::add_scalar;
+        fn int_sub(lhs: T, rhs: T) -> T => binary::sub;
+        fn int_sub_scalar(lhs: T, rhs: Scalar) -> T => binary::sub_scalar;
+        fn int_mul(lhs: T, rhs: T) -> T => binary::mul;
+        fn int_mul_scalar(lhs: T, rhs: Scalar) -> T => binary::mul_scalar;
+        fn int_div(lhs: T, rhs: T) -> T => binary::div;
+        fn int_div_scalar(lhs: T, rhs: Scalar) -> T => binary::div_scalar;
+        fn int_remainder(lhs: T, rhs: T) -> T => binary::remainder;
+        fn int_remainder_scalar(lhs: T, rhs: Scalar) -> T => binary::remainder_scalar;
+        fn int_powi(lhs: T, rhs: T) -> T => binary::powi;
+        fn int_matmul(lhs: T, rhs: T) -> T => matmul::matmul;
+        fn int_abs(tensor: T) -> T => unary::abs;
+        fn bitwise_and(lhs: T, rhs: T) -> T => int::bitwise_and;
+        fn bitwise_and_scalar(lhs: T, rhs: Scalar) -> T => int::bitwise_and_scalar;
+        fn bitwise_or(lhs: T, rhs: T) -> T => int::bitwise_or;
+        fn bitwise_or_scalar(lhs: T, rhs: Scalar) -> T => int::bitwise_or_scalar;
+        fn bitwise_xor(lhs: T, rhs: T) -> T => int::bitwise_xor;
+        fn bitwise_xor_scalar(lhs: T, rhs: Scalar) -> T => int::bitwise_xor_scalar;
+        fn bitwise_not(tensor: T) -> T => int::bitwise_not;
+        fn bitwise_left_shift(lhs: T, rhs: T) -> T => int::bitwise_left_shift;
+        fn bitwise_left_shift_scalar(lhs: T, rhs: Scalar) -> T => int::bitwise_left_shift_scalar;
+        fn bitwise_right_shift(lhs: T, rhs: T) -> T => int::bitwise_right_shift;
+        fn bitwise_right_shift_scalar(lhs: T, rhs: Scalar) -> T => int::bitwise_right_shift_scalar;
+        fn int_slice_assign(tensor: T, slices: &[Slice], value: T) -> T => shape::slice_assign;
+        fn int_gather(dim: usize, tensor: T, indices: T) -> T => index::gather;
+        fn int_scatter(dim: usize, tensor: T, indices: T, value: T, update: IndexingUpdateOp) -> T => index::scatter;
+        fn int_select(tensor: T, dim: usize, indices: T) -> T => index::select;
+        fn int_mask_where(tensor: T, mask: T, value: T) -> T => mask::mask_where;
+        fn int_mask_fill(tensor: T, mask: T, value: Scalar) -> T => mask::mask_fill;
+        fn int_equal(lhs: T, rhs: T) -> T => compare::equal;
+        fn int_equal_elem(lhs: T, rhs: Scalar) -> T => compare::equal_elem;
+        fn int_greater(lhs: T, rhs: T) -> T => compare::greater;
+        fn int_greater_elem(lhs: T, rhs: Scalar) -> T => compare::greater_elem;
+        fn int_greater_equal(lhs: T, rhs: T) -> T => compare::greater_equal;
+        fn int_greater_equal_elem(lhs: T, rhs: Scalar) -> T => compare::greater_equal_elem;
+        fn int_lower(lhs: T, rhs: T) -> T => compare::lower;
+        fn int_lower_elem(lhs: T, rhs: Scalar) -> T => compare::lower_elem;
+        fn int_lower_equal(lhs: T, rhs: T) -> T => compare::lower_equal;
+        fn int_lower_equal_elem(lhs: T, rhs: Scalar) -> T => compare::lower_equal_elem;
+        fn int_sum(tensor: T) -> T => reduce::sum;
+        fn int_sum_dim(tensor: T, dim: usize) -> T => reduce::sum_dim;
+        fn int_prod_dim(tensor: T, dim: usize) -> T => reduce::prod_dim;
+        fn int_mean_dim(tensor: T, dim: usize) -> T => reduce::mean_dim;
+        fn int_cumsum(tensor: T, dim: usize) -> T => scan::cumsum;
+        fn int_cumprod(tensor: T, dim: usize) -> T => scan::cumprod;
+        fn int_cummin(tensor: T, dim: usize) -> T => scan::cummin;
+        fn int_cummax(tensor: T, dim: usize) -> T => scan::cummax;
+        fn int_neg(tensor: T) -> T => unary::neg;
+        fn int_powi_scalar(lhs: T, rhs: Scalar) -> T => unary::powi_scalar;
+        fn int_sign(tensor: T) -> T => unary::sign;
+        fn int_clamp_min(tensor: T, min: Scalar) -> T => unary::clamp_min;
+        fn int_clamp_max(tensor: T, max: Scalar) -> T => unary::clamp_max;
+        fn int_clamp(tensor: T, min: Scalar, max: Scalar) -> T => unary::clamp;
+        fn int_not_equal(lhs: T, rhs: T) -> T => compare::not_equal;
+        fn int_not_equal_elem(lhs: T, rhs: Scalar) -> T => compare::not_equal_elem;
+        fn int_cat(tensors: Vec<T>, dim: usize) -> T => shape::cat;
+        fn int_repeat_dim(tensor: T, dim: usize, times: usize) -> T => shape::repeat_dim;
+        fn int_mean(tensor: T) -> T => reduce::mean;
+        fn int_prod(tensor: T) -> T => reduce::prod;
+        fn int_max_dim(tensor: T, dim: usize) -> T => reduce::max_dim;
+        fn int_min_dim(tensor: T, dim: usize) -> T => reduce::min_dim;
+        fn int_max(tensor: T) -> T => reduce::max;
+        fn int_min(tensor: T) -> T => reduce::min;
+        fn int_any(tensor: T) -> T => reduce::any;
+        fn int_any_dim(tensor: T, dim: usize) -> T => reduce::any_dim;
+        fn int_all(tensor: T) -> T => reduce::all;
+        fn int_all_dim(tensor: T, dim: usize) -> T => reduce::all_dim;
+        fn int_sort(tensor: T, dim: usize, descending: bool) -> T => sort::sort;
     }
 
     fn int_swap_dims(tensor: T, dim1: usize, dim2: usize) -> T {
@@ -142,89 +140,16 @@ impl IntTensorOps<Flex> for Flex {
     fn int_slice(tensor: T, slices: &[Slice]) -> T {
         tensor.slice(slices)
     }
-    fn int_slice_assign(tensor: T, slices: &[Slice], value: T) -> T {
-        shape::slice_assign(tensor, slices, value)
-    }
 
-    fn int_gather(dim: usize, tensor: T, indices: T) -> T {
-        index::gather(dim, tensor, indices)
-    }
-    fn int_scatter(dim: usize, tensor: T, indices: T, value: T, update: IndexingUpdateOp) -> T {
-        index::scatter(dim, tensor, indices, value, update)
-    }
-    fn int_select(tensor: T, dim: usize, indices: T) -> T {
-        index::select(tensor, dim, indices)
-    }
     fn int_select_add(tensor: T, dim: usize, indices: T, value: T) -> T {
         index::select_assign(tensor, dim, indices, value, IndexingUpdateOp::Add)
     }
-    fn int_mask_where(tensor: T, mask: T, value: T) -> T {
-        mask::mask_where(tensor, mask, value)
-    }
-    fn int_mask_fill(tensor: T, mask: T, value: Scalar) -> T {
-        mask::mask_fill(tensor, mask, value)
-    }
 
-    fn int_equal(lhs: T, rhs: T) -> T {
-        compare::equal(lhs, rhs)
-    }
-    fn int_equal_elem(lhs: T, rhs: Scalar) -> T {
-        compare::equal_elem(lhs, rhs)
-    }
-    fn int_greater(lhs: T, rhs: T) -> T {
-        compare::greater(lhs, rhs)
-    }
-    fn int_greater_elem(lhs: T, rhs: Scalar) -> T {
-        compare::greater_elem(lhs, rhs)
-    }
-    fn int_greater_equal(lhs: T, rhs: T) -> T {
-        compare::greater_equal(lhs, rhs)
-    }
-    fn int_greater_equal_elem(lhs: T, rhs: Scalar) -> T {
-        compare::greater_equal_elem(lhs, rhs)
-    }
-    fn int_lower(lhs: T, rhs: T) -> T {
-        compare::lower(lhs, rhs)
-    }
-    fn int_lower_elem(lhs: T, rhs: Scalar) -> T {
-        compare::lower_elem(lhs, rhs)
-    }
-    fn int_lower_equal(lhs: T, rhs: T) -> T {
-        compare::lower_equal(lhs, rhs)
-    }
-    fn int_lower_equal_elem(lhs: T, rhs: Scalar) -> T {
-        compare::lower_equal_elem(lhs, rhs)
-    }
-
-    fn int_sum(tensor: T) -> T {
-        reduce::sum(tensor)
-    }
-    fn int_sum_dim(tensor: T, dim: usize) -> T {
-        reduce::sum_dim(tensor, dim)
-    }
-    fn int_prod_dim(tensor: T, dim: usize) -> T {
-        reduce::prod_dim(tensor, dim)
-    }
-    fn int_mean_dim(tensor: T, dim: usize) -> T {
-        reduce::mean_dim(tensor, dim)
-    }
     fn int_argmax(tensor: T, dim: usize) -> T {
         reduce::argmax(tensor, dim, int_dtype())
     }
     fn int_argmin(tensor: T, dim: usize) -> T {
         reduce::argmin(tensor, dim, int_dtype())
-    }
-    fn int_cumsum(tensor: T, dim: usize) -> T {
-        scan::cumsum(tensor, dim)
-    }
-    fn int_cumprod(tensor: T, dim: usize) -> T {
-        scan::cumprod(tensor, dim)
-    }
-    fn int_cummin(tensor: T, dim: usize) -> T {
-        scan::cummin(tensor, dim)
-    }
-    fn int_cummax(tensor: T, dim: usize) -> T {
-        scan::cummax(tensor, dim)
     }
 
     // ---- overrides of default bodies --------------------------------------------------------
@@ -244,50 +169,8 @@ impl IntTensorOps<Flex> for Flex {
     fn int_arange(range: Range<i64>, _device: &FlexDevice, dtype: IntDType) -> T {
         creation::arange(range, 1, dtype.into())
     }
-    fn int_neg(tensor: T) -> T {
-        unary::neg(tensor)
-    }
-    fn int_powi_scalar(lhs: T, rhs: Scalar) -> T {
-        unary::powi_scalar(lhs, rhs)
-    }
-    fn int_sign(tensor: T) -> T {
-        unary::sign(tensor)
-    }
-    fn int_clamp_min(tensor: T, min: Scalar) -> T {
-        unary::clamp_min(tensor, min)
-    }
-    fn int_clamp_max(tensor: T, max: Scalar) -> T {
-        unary::clamp_max(tensor, max)
-    }
-    fn int_clamp(tensor: T, min: Scalar, max: Scalar) -> T {
-        unary::clamp(tensor, min, max)
-    }
-    fn int_not_equal(lhs: T, rhs: T) -> T {
-        compare::not_equal(lhs, rhs)
-    }
-    fn int_not_equal_elem(lhs: T, rhs: Scalar) -> T {
-        compare::not_equal_elem(lhs, rhs)
-    }
     fn int_transpose(tensor: T) -> T {
         tensor.transpose()
-    }
-    fn int_cat(tensors: Vec<T>, dim: usize) -> T {
-        shape::cat(tensors, dim)
-    }
-    fn int_repeat_dim(tensor: T, dim: usize, times: usize) -> T {
-        shape::repeat_dim(tensor, dim, times)
-    }
-    fn int_mean(tensor: T) -> T {
-        reduce::mean(tensor)
-    }
-    fn int_prod(tensor: T) -> T {
-        reduce::prod(tensor)
-    }
-    fn int_max_dim(tensor: T, dim: usize) -> T {
-        reduce::max_dim(tensor, dim)
-    }
-    fn int_min_dim(tensor: T, dim: usize) -> T {
-        reduce::min_dim(tensor, dim)
     }
     fn int_max_dim_with_indices(tensor: T, dim: usize) -> (T, T) {
         reduce::max_dim_with_indices(tensor, dim, int_dtype())
@@ -295,32 +178,11 @@ impl IntTensorOps<Flex> for Flex {
     fn int_min_dim_with_indices(tensor: T, dim: usize) -> (T, T) {
         reduce::min_dim_with_indices(tensor, dim, int_dtype())
     }
-    fn int_max(tensor: T) -> T {
-        reduce::max(tensor)
-    }
-    fn int_min(tensor: T) -> T {
-        reduce::min(tensor)
-    }
     fn int_max_abs(tensor: T) -> T {
         reduce::max(unary::abs(tensor))
     }
     fn int_max_abs_dim(tensor: T, dim: usize) -> T {
         reduce::max_dim(unary::abs(tensor), dim)
-    }
-    fn int_any(tensor: T) -> T {
-        reduce::any(tensor)
-    }
-    fn int_any_dim(tensor: T, dim: usize) -> T {
-        reduce::any_dim(tensor, dim)
-    }
-    fn int_all(tensor: T) -> T {
-        reduce::all(tensor)
-    }
-    fn int_all_dim(tensor: T, dim: usize) -> T {
-        reduce::all_dim(tensor, dim)
-    }
-    fn int_sort(tensor: T, dim: usize, descending: bool) -> T {
-        sort::sort(tensor, dim, descending)
     }
     fn int_sort_with_indices(tensor: T, dim: usize, descending: bool) -> (T, T) {
         sort::sort_with_indices(tensor, dim, descending, int_dtype())

@@ -2,6 +2,16 @@
 //! primitives are all `FlexTensor`s; each ops trait lives in its own file and forwards to
 //! `crate::ops` (and `crate::kernels` for the module operations).
 
+/// Writes trait methods that hand their arguments unchanged to a function of `crate::ops`
+/// (the common case; methods that adapt arguments are written out).
+macro_rules! delegate {
+    ($(fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty => $target:path;)*) => {$(
+        fn $name($($arg: $ty),*) -> $ret {
+            $target($($arg),*)
+        }
+    )*};
+}
+
 mod activation;
 mod bool;
 mod float;
