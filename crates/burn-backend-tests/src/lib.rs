@@ -5,9 +5,11 @@
 //! [`harness`] that builds inputs and compares results with per-dtype tolerances, and
 //! [`configured_device`], which each binary uses to pick its device and default dtype.
 
+pub mod gradcheck;
 pub mod harness;
 pub mod reference;
 
+pub use gradcheck::{GradInput, check_gradients};
 pub use harness::{Env, Layout, compare, round_to, seed};
 pub use reference::RefArray;
 

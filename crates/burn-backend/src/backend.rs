@@ -4,7 +4,7 @@ use crate::ops::{
     ActivationOps, BoolTensorOps, FloatTensorOps, IntTensorOps, ModuleOps, QTensorOps,
     TransactionOps,
 };
-use crate::tensor::{BackendGraph, FloatTensor};
+use crate::tensor::{BackendGraph, BoolTensor, FloatTensor, IntTensor, QuantizedTensor};
 use crate::{DeviceOps, TensorMetadata};
 use burn_std::{DType, DeviceSettings, ExecutionError};
 
@@ -146,14 +146,14 @@ pub trait Backend:
 }
 
 /// A backend that records operations for reverse-mode differentiation (implemented by
-/// `burn-autodiff`).
+/// `burn-autodiff`'s `Autodiff<B, C>`, and by `Dispatch` for tracked tensors).
 pub trait AutodiffBackend: Backend {
     /// The backend without autodiff.
     type InnerBackend: Backend<Device = Self::Device>;
     /// The gradients computed by a backward pass.
     type Gradients: Send;
 
-    /// Runs the backward pass from `tensor` (a scalar loss).
+    /// Runs the backward pass from `tensor` (its gradient seeded with ones).
     fn backward(tensor: FloatTensor<Self>) -> Self::Gradients;
     /// The gradient of `tensor` in `grads`, if it has one.
     fn grad(
@@ -165,8 +165,26 @@ pub trait AutodiffBackend: Backend {
         tensor: &FloatTensor<Self>,
         grads: &mut Self::Gradients,
     ) -> Option<FloatTensor<Self::InnerBackend>>;
-    /// The tensor without autodiff.
+    /// Sets the gradient of `tensor` in `grads`, replacing any.
+    fn grad_replace(
+        tensor: &FloatTensor<Self>,
+        grads: &mut Self::Gradients,
+        grad: FloatTensor<Self::InnerBackend>,
+    );
+    /// The float tensor without autodiff.
     fn inner(tensor: FloatTensor<Self>) -> FloatTensor<Self::InnerBackend>;
-    /// Wraps an inner tensor (untracked).
+    /// Wraps an inner float tensor (untracked).
     fn from_inner(tensor: FloatTensor<Self::InnerBackend>) -> FloatTensor<Self>;
+    /// The int tensor without autodiff.
+    fn int_inner(tensor: IntTensor<Self>) -> IntTensor<Self::InnerBackend>;
+    /// Wraps an inner int tensor.
+    fn int_from_inner(tensor: IntTensor<Self::InnerBackend>) -> IntTensor<Self>;
+    /// The bool tensor without autodiff.
+    fn bool_inner(tensor: BoolTensor<Self>) -> BoolTensor<Self::InnerBackend>;
+    /// Wraps an inner bool tensor.
+    fn bool_from_inner(tensor: BoolTensor<Self::InnerBackend>) -> BoolTensor<Self>;
+    /// The quantized tensor without autodiff.
+    fn q_inner(tensor: QuantizedTensor<Self>) -> QuantizedTensor<Self::InnerBackend>;
+    /// Wraps an inner quantized tensor.
+    fn q_from_inner(tensor: QuantizedTensor<Self::InnerBackend>) -> QuantizedTensor<Self>;
 }

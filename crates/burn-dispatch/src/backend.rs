@@ -6,3 +6,6 @@ burn_backend_extension::backend_catalog!(crate::define_dispatch);
 #[allow(clippy::duplicate_mod)]
 #[path = "ops/mod.rs"]
 mod ops;
+
+#[cfg(feature = "autodiff")]
+pub use ops::AutodiffDevice;

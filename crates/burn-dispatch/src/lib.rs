@@ -3,11 +3,18 @@
 //! See the crate README: the enums and routing are generated from the catalog.
 #![warn(missing_docs)]
 
+mod autodiff;
 mod backend;
 mod routing;
 mod tensor;
 
+pub use autodiff::{CheckpointingStrategy, merge_strategies};
+#[cfg(feature = "autodiff")]
+pub use backend::AutodiffDevice;
 pub use backend::{BackendEntry, Dispatch, DispatchDevice, DispatchTensor, entries};
+/// The autodiff crate, for `Gradients` and the checkpoint strategy types.
+#[cfg(feature = "autodiff")]
+pub use burn_autodiff;
 pub use tensor::BackendTensor;
 
 #[cfg(all(test, feature = "flex"))]
@@ -16,6 +23,10 @@ mod stub_catalog;
 /// Paths the generated routing code names through `$crate`.
 #[doc(hidden)]
 pub mod __private {
+    #[cfg(feature = "autodiff")]
+    pub use burn_autodiff::checkpoint::strategy::{BalancedCheckpointing, NoCheckpointing};
+    #[cfg(feature = "autodiff")]
+    pub use burn_autodiff::{Autodiff, AutodiffTensor};
     pub use burn_backend::tensor::{BoolTensor, FloatTensor, IntTensor};
     pub use burn_backend::{Backend, BackendTypes};
 }

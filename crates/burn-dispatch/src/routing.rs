@@ -20,14 +20,51 @@ macro_rules! define_dispatch {
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
         pub struct Dispatch;
 
-        /// A device of any compiled backend of the catalog.
-        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        /// A device of any compiled backend of the catalog, or such a device with autodiff.
+        ///
+        /// Equality and hashing look at the hardware only: a device and its autodiff view
+        /// compare equal (they share settings, and their tensors may be combined).
+        #[derive(Clone, Debug)]
         pub enum DispatchDevice {
             $(
                 #[cfg(feature = $feature)]
                 #[doc = concat!("A device of the `", stringify!($variant), "` backend.")]
                 $variant(<$backend as $crate::__private::BackendTypes>::Device),
             )*
+            /// A catalog device whose float tensors can be tracked for autodiff.
+            #[cfg(feature = "autodiff")]
+            Autodiff(AutodiffDevice),
+        }
+
+        impl PartialEq for DispatchDevice {
+            fn eq(&self, other: &Self) -> bool {
+                #[allow(unreachable_patterns)]
+                match (self.base(), other.base()) {
+                    $(
+                        #[cfg(feature = $feature)]
+                        (DispatchDevice::$variant(a), DispatchDevice::$variant(b)) => a == b,
+                    )*
+                    _ => false,
+                }
+            }
+        }
+
+        impl Eq for DispatchDevice {}
+
+        impl core::hash::Hash for DispatchDevice {
+            fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+                #[allow(unreachable_patterns)]
+                match self.base() {
+                    $(
+                        #[cfg(feature = $feature)]
+                        DispatchDevice::$variant(device) => {
+                            stringify!($variant).hash(state);
+                            device.hash(state);
+                        }
+                    )*
+                    _ => unreachable!("base() never returns an autodiff device"),
+                }
+            }
         }
 
         /// A tensor of any compiled backend of the catalog.
@@ -92,6 +129,39 @@ macro_rules! define_dispatch {
             fn wrap_bool(tensor: $crate::__private::BoolTensor<Self::Backend>) -> DispatchTensor {
                 Self::wrap($crate::BackendTensor::Bool(tensor))
             }
+            /// A new float primitive created on `device`: tracked-capable (untracked yet)
+            /// when `device` is an autodiff device.
+            fn wrap_float_on(
+                device: &DispatchDevice,
+                tensor: $crate::__private::FloatTensor<Self::Backend>,
+            ) -> DispatchTensor {
+                match device.checkpointing() {
+                    #[cfg(feature = "autodiff")]
+                    Some(strategy) => Self::wrap_autodiff(
+                        $crate::__private::AutodiffTensor::new(tensor),
+                        strategy,
+                    ),
+                    _ => Self::wrap_float(tensor),
+                }
+            }
+            /// The float tensor as an autodiff tensor (a plain one becomes a constant).
+            #[cfg(feature = "autodiff")]
+            fn autodiff(
+                tensor: DispatchTensor,
+            ) -> $crate::__private::AutodiffTensor<Self::Backend> {
+                match Self::unwrap(tensor) {
+                    $crate::BackendTensor::Autodiff(tensor, _) => tensor,
+                    other => $crate::__private::AutodiffTensor::new(other.into_float()),
+                }
+            }
+            /// An autodiff float tensor as a dispatch tensor of `strategy`.
+            #[cfg(feature = "autodiff")]
+            fn wrap_autodiff(
+                tensor: $crate::__private::AutodiffTensor<Self::Backend>,
+                strategy: $crate::CheckpointingStrategy,
+            ) -> DispatchTensor {
+                Self::wrap($crate::BackendTensor::Autodiff(tensor, strategy))
+            }
         }
 
         /// One marker type per catalog entry.
@@ -146,7 +216,7 @@ macro_rules! define_dispatch {
                     device: &DispatchDevice,
                 ) -> <$backend as $crate::__private::BackendTypes>::Device {
                     #[allow(unreachable_patterns)]
-                    match device {
+                    match device.base() {
                         DispatchDevice::$variant(device) => device.clone(),
                         other => panic!("expected a {} device, got {other:?}", Self::NAME),
                     }
@@ -175,7 +245,8 @@ macro_rules! define_dispatch {
         #[allow(unused_macros)]
         macro_rules! dispatch_device {
             ($d device:expr, $d E:ident, $d B:ident => $d body:expr) => {
-                match $d device {
+                #[allow(unreachable_patterns)]
+                match $d device.base() {
                     $(
                         #[cfg(feature = $feature)]
                         DispatchDevice::$variant(_) => {
@@ -186,6 +257,7 @@ macro_rules! define_dispatch {
                             $d body
                         }
                     )*
+                    _ => unreachable!("base() never returns an autodiff device"),
                 }
             };
         }
@@ -213,11 +285,13 @@ macro_rules! define_dispatch {
 
             /// The name of the catalog variant of this device.
             pub fn backend_name(&self) -> &'static str {
-                match self {
+                #[allow(unreachable_patterns)]
+                match self.base() {
                     $(
                         #[cfg(feature = $feature)]
                         DispatchDevice::$variant(_) => stringify!($variant),
                     )*
+                    _ => unreachable!("base() never returns an autodiff device"),
                 }
             }
 

@@ -12,6 +12,9 @@ burn_backend_extension::backend_catalog!(crate::define_dispatch, [Stub, ::burn_f
 #[path = "ops/mod.rs"]
 mod ops;
 
+#[cfg(feature = "autodiff")]
+use ops::AutodiffDevice;
+
 use burn_backend::ops::{FloatTensorOps, IntTensorOps};
 use burn_backend::{Backend, DeviceOps, IntDType, TensorData, read_sync};
 use burn_flex::FlexDevice;

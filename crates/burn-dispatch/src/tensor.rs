@@ -14,6 +14,12 @@ pub enum BackendTensor<B: Backend> {
     Bool(BoolTensor<B>),
     /// A quantized tensor.
     Quantized(QuantizedTensor<B>),
+    /// A float tensor of an autodiff device (tracked or not) and its checkpointing strategy.
+    #[cfg(feature = "autodiff")]
+    Autodiff(
+        burn_autodiff::AutodiffTensor<B>,
+        crate::CheckpointingStrategy,
+    ),
 }
 
 impl<B: Backend> BackendTensor<B> {
@@ -24,14 +30,47 @@ impl<B: Backend> BackendTensor<B> {
             BackendTensor::Int(_) => "int",
             BackendTensor::Bool(_) => "bool",
             BackendTensor::Quantized(_) => "quantized",
+            #[cfg(feature = "autodiff")]
+            BackendTensor::Autodiff(..) => "float",
         }
     }
 
-    /// The float primitive; panics naming the kind found otherwise.
+    /// The float primitive (of an autodiff tensor: its values, leaving the graph); panics
+    /// naming the kind found otherwise.
     pub fn into_float(self) -> FloatTensor<B> {
         match self {
             BackendTensor::Float(tensor) => tensor,
+            #[cfg(feature = "autodiff")]
+            BackendTensor::Autodiff(tensor, _) => tensor.into_primitive(),
             other => panic!("expected a float tensor, got a {} tensor", other.kind()),
+        }
+    }
+
+    /// A reference to the float primitive (of an autodiff tensor too); panics otherwise.
+    pub fn float_ref(&self) -> &FloatTensor<B> {
+        match self {
+            BackendTensor::Float(tensor) => tensor,
+            #[cfg(feature = "autodiff")]
+            BackendTensor::Autodiff(tensor, _) => tensor.primitive(),
+            other => panic!("expected a float tensor, got a {} tensor", other.kind()),
+        }
+    }
+
+    /// The checkpointing strategy of an autodiff float tensor.
+    pub fn checkpointing(&self) -> Option<crate::CheckpointingStrategy> {
+        match self {
+            #[cfg(feature = "autodiff")]
+            BackendTensor::Autodiff(_, strategy) => Some(*strategy),
+            _ => None,
+        }
+    }
+
+    /// Whether this is a tracked autodiff tensor.
+    pub fn is_tracked(&self) -> bool {
+        match self {
+            #[cfg(feature = "autodiff")]
+            BackendTensor::Autodiff(tensor, _) => tensor.is_tracked(),
+            _ => false,
         }
     }
 
@@ -67,6 +106,8 @@ impl<B: Backend> TensorMetadata for BackendTensor<B> {
             BackendTensor::Int(t) => t.dtype(),
             BackendTensor::Bool(t) => t.dtype(),
             BackendTensor::Quantized(t) => t.dtype(),
+            #[cfg(feature = "autodiff")]
+            BackendTensor::Autodiff(t, _) => t.dtype(),
         }
     }
 
@@ -76,6 +117,8 @@ impl<B: Backend> TensorMetadata for BackendTensor<B> {
             BackendTensor::Int(t) => t.shape(),
             BackendTensor::Bool(t) => t.shape(),
             BackendTensor::Quantized(t) => t.shape(),
+            #[cfg(feature = "autodiff")]
+            BackendTensor::Autodiff(t, _) => t.shape(),
         }
     }
 
@@ -85,6 +128,8 @@ impl<B: Backend> TensorMetadata for BackendTensor<B> {
             BackendTensor::Int(t) => t.rank(),
             BackendTensor::Bool(t) => t.rank(),
             BackendTensor::Quantized(t) => t.rank(),
+            #[cfg(feature = "autodiff")]
+            BackendTensor::Autodiff(t, _) => t.rank(),
         }
     }
 }

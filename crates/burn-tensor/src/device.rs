@@ -149,6 +149,39 @@ impl Device {
     }
 }
 
+impl Device {
+    /// This device with autodiff: float tensors created on it can be tracked
+    /// (`require_grad`), and operations on tracked tensors record backward steps. Keeps the
+    /// checkpointing strategy of an autodiff device; shares the settings of the inner device.
+    #[cfg(feature = "autodiff")]
+    pub fn autodiff(&self) -> Device {
+        match self.inner.checkpointing() {
+            Some(_) => self.clone(),
+            None => Self::from_dispatch(DispatchDevice::autodiff(self.inner.clone())),
+        }
+    }
+
+    /// This device with autodiff and balanced gradient checkpointing: the results of
+    /// memory-bound operations are recomputed during the backward pass instead of kept.
+    #[cfg(feature = "autodiff")]
+    pub fn gradient_checkpointing(&self) -> Device {
+        Self::from_dispatch(DispatchDevice::autodiff_checkpointed(
+            self.inner.clone(),
+            burn_dispatch::CheckpointingStrategy::Balanced,
+        ))
+    }
+
+    /// Whether float tensors created on this device can be tracked.
+    pub fn is_autodiff(&self) -> bool {
+        self.inner.is_autodiff()
+    }
+
+    /// This device without autodiff.
+    pub fn inner(&self) -> Device {
+        Self::from_dispatch(self.inner.clone().inner())
+    }
+}
+
 impl Default for Device {
     /// The device `BURN_DEVICE` names, else the first compiled backend of the catalog.
     fn default() -> Self {

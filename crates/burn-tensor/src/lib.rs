@@ -24,6 +24,9 @@ pub use burn_backend::{
     ElementConversion, ExecutionError, FloatDType, IntDType, Scalar, SettingsError, Shape, Slice,
     SliceArg, TensorData, Tolerance, bf16, f16,
 };
+/// The gradients of a backward pass, and why a backward pass can be refused.
+#[cfg(feature = "autodiff")]
+pub use burn_dispatch::burn_autodiff::{BackwardError, Gradients};
 pub use device::{Device, DeviceConfig, DeviceFilter};
 pub use kind::{BasicOps, Bool, Float, Int, Numeric, TensorKind};
 pub use tensor::{ReshapeArgs, SliceArgs, Tensor, TensorCreationOptions};

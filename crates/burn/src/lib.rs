@@ -16,13 +16,24 @@ pub mod tensor {
 
 /// The backend layer: the contract, the routing backend and the executing backends.
 pub mod backend {
+    #[cfg(feature = "autodiff")]
+    pub use burn_autodiff::Autodiff;
     pub use burn_backend::{
         AutodiffBackend, Backend, BackendTypes, DTypeUsage, DeviceId, DeviceOps, GraphUnsupported,
         TensorMetadata,
     };
+    #[cfg(feature = "autodiff")]
+    pub use burn_dispatch::{AutodiffDevice, CheckpointingStrategy};
     pub use burn_dispatch::{BackendTensor, Dispatch, DispatchDevice, DispatchTensor};
     #[cfg(feature = "flex")]
     pub use burn_flex::{Flex, FlexDevice};
+
+    /// Reverse-mode autodiff: `Autodiff<B, C>`, checkpoint strategies, `Gradients`, and the
+    /// API for writing the backward of a custom operation.
+    #[cfg(feature = "autodiff")]
+    pub mod autodiff {
+        pub use burn_autodiff::*;
+    }
 
     /// The primitive types of a backend.
     pub mod tensor {

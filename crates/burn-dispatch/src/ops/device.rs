@@ -35,7 +35,7 @@ impl Backend for Dispatch {
         dispatch_device!(device, E, B => B::memory_cleanup(&E::device(device)))
     }
     fn ad_enabled(device: &DispatchDevice) -> bool {
-        dispatch_device!(device, E, B => B::ad_enabled(&E::device(device)))
+        device.is_autodiff()
     }
 }
 

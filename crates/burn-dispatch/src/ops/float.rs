@@ -6,7 +6,7 @@ type T = DispatchTensor;
 
 impl FloatTensorOps<Self> for Dispatch {
     fn float_from_data(data: TensorData, device: &DispatchDevice) -> T {
-        dispatch_device!(device, E, B => E::wrap_float(B::float_from_data(data, &E::device(device))))
+        dispatch_device!(device, E, B => E::wrap_float_on(device, B::float_from_data(data, &E::device(device))))
     }
     fn float_random(
         shape: Shape,
@@ -14,34 +14,64 @@ impl FloatTensorOps<Self> for Dispatch {
         device: &DispatchDevice,
         dtype: FloatDType,
     ) -> T {
-        dispatch_device!(device, E, B => E::wrap_float(B::float_random(shape, distribution, &E::device(device), dtype)))
+        dispatch_device!(device, E, B => E::wrap_float_on(device, B::float_random(shape, distribution, &E::device(device), dtype)))
     }
     fn float_empty(shape: Shape, device: &DispatchDevice, dtype: FloatDType) -> T {
-        dispatch_device!(device, E, B => E::wrap_float(B::float_empty(shape, &E::device(device), dtype)))
+        dispatch_device!(device, E, B => E::wrap_float_on(device, B::float_empty(shape, &E::device(device), dtype)))
     }
     fn float_zeros(shape: Shape, device: &DispatchDevice, dtype: FloatDType) -> T {
-        dispatch_device!(device, E, B => E::wrap_float(B::float_zeros(shape, &E::device(device), dtype)))
+        dispatch_device!(device, E, B => E::wrap_float_on(device, B::float_zeros(shape, &E::device(device), dtype)))
     }
     fn float_ones(shape: Shape, device: &DispatchDevice, dtype: FloatDType) -> T {
-        dispatch_device!(device, E, B => E::wrap_float(B::float_ones(shape, &E::device(device), dtype)))
+        dispatch_device!(device, E, B => E::wrap_float_on(device, B::float_ones(shape, &E::device(device), dtype)))
     }
     fn float_full(shape: Shape, value: Scalar, device: &DispatchDevice, dtype: FloatDType) -> T {
-        dispatch_device!(device, E, B => E::wrap_float(B::float_full(shape, value, &E::device(device), dtype)))
+        dispatch_device!(device, E, B => E::wrap_float_on(device, B::float_full(shape, value, &E::device(device), dtype)))
     }
     async fn float_into_data(tensor: T) -> Result<TensorData, ExecutionError> {
         dispatch!(&tensor, E, B => B::float_into_data(E::float(tensor)).await)
     }
     fn float_device(tensor: &T) -> DispatchDevice {
-        dispatch!(tensor, E, B => E::wrap_device(match E::unwrap_ref(tensor) {
-            BackendTensor::Float(t) => B::float_device(t),
-            other => panic!("float_device: expected a float tensor, got a {} tensor", other.kind()),
-        }))
+        dispatch!(tensor, E, B => {
+            let device = E::wrap_device(B::float_device(E::unwrap_ref(tensor).float_ref()));
+            match tensor.checkpointing() {
+                #[cfg(feature = "autodiff")]
+                Some(strategy) => DispatchDevice::autodiff_checkpointed(device, strategy),
+                _ => device,
+            }
+        })
     }
     fn float_to_device(tensor: T, device: &DispatchDevice) -> T {
         super::transfer::float_to_device(tensor, device)
     }
-    fn float_cat(tensors: Vec<T>, dim: usize) -> T {
-        dispatch!(&tensors[0], E, B => E::wrap_float(B::float_cat(convert_in!(E, floats, tensors), dim)))
+    fn float_detach(tensor: T) -> T {
+        dispatch!(&tensor, E, B => match E::unwrap(tensor) {
+            #[cfg(feature = "autodiff")]
+            BackendTensor::Autodiff(t, strategy) => E::wrap_autodiff(t.detach(), strategy),
+            other => E::wrap(other),
+        })
+    }
+    fn float_set_require_grad(tensor: T, require_grad: bool) -> T {
+        dispatch!(&tensor, E, B => match E::unwrap(tensor) {
+            #[cfg(feature = "autodiff")]
+            BackendTensor::Autodiff(t, strategy) => {
+                let t = if require_grad { t.require_grad() } else { t.detach() };
+                E::wrap_autodiff(t, strategy)
+            }
+            _ if require_grad => panic!(
+                "require_grad: the tensor is on a plain {} device, which records no gradients; \
+                 create it on `device.autodiff()`",
+                E::NAME
+            ),
+            other => E::wrap(other),
+        })
+    }
+    fn float_is_require_grad(tensor: &T) -> bool {
+        tensor.is_tracked()
+    }
+
+    forward! {
+        fn float_cat[first](tensors: Vec<T> => floats, dim: usize => val) -> T => float;
     }
 
     forward! {

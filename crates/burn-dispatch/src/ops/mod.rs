@@ -66,26 +66,98 @@ macro_rules! convert_out {
     };
 }
 
+/// Converts a dispatch-level argument into the routed `Autodiff<B, C>`'s (floats become
+/// autodiff tensors, plain ones constants; other kinds are the inner backend's already).
+#[cfg(feature = "autodiff")]
+macro_rules! convert_in_ad {
+    ($E:ident, float, $x:expr) => {
+        $E::autodiff($x)
+    };
+    ($E:ident, floats, $x:expr) => {
+        $x.into_iter().map($E::autodiff).collect()
+    };
+    ($E:ident, opt_float, $x:expr) => {
+        $x.map($E::autodiff)
+    };
+    ($E:ident, $kind:ident, $x:expr) => {
+        convert_in!($E, $kind, $x)
+    };
+}
+
+/// Converts an `Autodiff<B, C>` result into the dispatch-level one, floats tagged with
+/// `$s`, the strategy they were computed under.
+#[cfg(feature = "autodiff")]
+macro_rules! convert_out_ad {
+    ($E:ident, float, $s:expr, $x:expr) => {
+        $E::wrap_autodiff($x, $s)
+    };
+    ($E:ident, float_int, $s:expr, $x:expr) => {{
+        let (a, b) = $x;
+        ($E::wrap_autodiff(a, $s), $E::wrap_int(b))
+    }};
+    ($E:ident, $kind:ident, $s:expr, $x:expr) => {
+        convert_out!($E, $kind, $x)
+    };
+}
+
+/// The checkpointing strategy an argument carries (`None` unless it is a float of an
+/// autodiff device).
+#[cfg(feature = "autodiff")]
+macro_rules! strategy_of {
+    (float, $x:expr) => {
+        $x.checkpointing()
+    };
+    (floats, $x:expr) => {
+        $crate::merge_strategies($x.iter().map(|t| t.checkpointing()))
+    };
+    (opt_float, $x:expr) => {
+        $x.as_ref().and_then(|t| t.checkpointing())
+    };
+    ($kind:ident, $x:expr) => {
+        None
+    };
+}
+
 /// Writes ops that route on their first argument (see the module docs).
 /// Routing happens on the first argument, or on the one named in brackets after the op name
-/// (`fn float_gather[tensor](dim: usize => val, …)`).
+/// (`fn float_gather[tensor](dim: usize => val, …)`). When a float argument comes from an
+/// autodiff device, the op runs on `Autodiff<B, C>` of its strategy instead of `B`.
 macro_rules! forward {
     ($(
         fn $op:ident $([$route:ident])? ($first:ident: $fty:ty => $fk:ident $(, $arg:ident: $aty:ty => $ak:ident)* $(,)?)
             -> $rty:ty => $rk:ident;
     )*) => {$(
         fn $op($first: $fty $(, $arg: $aty)*) -> $rty {
-            dispatch!(&route_arg!($($route)?; $first), E, B => convert_out!(
-                E,
-                $rk,
-                B::$op(convert_in!(E, $fk, $first) $(, convert_in!(E, $ak, $arg))*)
-            ))
+            dispatch!(&route_arg!($($route)?; $first), E, B => {
+                #[cfg(feature = "autodiff")]
+                if let Some(strategy) = $crate::merge_strategies([
+                    strategy_of!($fk, &$first) $(, strategy_of!($ak, &$arg))*
+                ]) {
+                    return $crate::with_checkpointing!(strategy, S => {
+                        type A = $crate::__private::Autodiff<B, S>;
+                        convert_out_ad!(
+                            E,
+                            $rk,
+                            strategy,
+                            A::$op(convert_in_ad!(E, $fk, $first) $(, convert_in_ad!(E, $ak, $arg))*)
+                        )
+                    });
+                }
+                convert_out!(
+                    E,
+                    $rk,
+                    B::$op(convert_in!(E, $fk, $first) $(, convert_in!(E, $ak, $arg))*)
+                )
+            })
         }
     )*};
 }
 
 /// The argument `forward!` routes on.
 macro_rules! route_arg {
+    (first; $first:ident) => {
+        $first[0]
+    };
     (; $first:ident) => {
         $first
     };
@@ -95,6 +167,7 @@ macro_rules! route_arg {
 }
 
 mod activation;
+mod autodiff;
 mod bool;
 mod device;
 mod float;
@@ -103,6 +176,9 @@ mod module;
 mod qtensor;
 mod transaction;
 mod transfer;
+
+#[cfg(feature = "autodiff")]
+pub use autodiff::AutodiffDevice;
 
 /// What every op file uses.
 mod prelude {

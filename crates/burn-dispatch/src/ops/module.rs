@@ -14,6 +14,14 @@ impl ModuleOps<Self> for Dispatch {
         ceil_mode: bool,
     ) -> MaxPool2dWithIndices<Self> {
         dispatch!(&x, E, B => {
+            #[cfg(feature = "autodiff")]
+            if let Some(strategy) = x.checkpointing() {
+                return crate::with_checkpointing!(strategy, S => {
+                    type A = crate::__private::Autodiff<B, S>;
+                    let out = A::max_pool2d_with_indices(E::autodiff(x), kernel_size, stride, padding, dilation, ceil_mode);
+                    MaxPool2dWithIndices { output: E::wrap_autodiff(out.output, strategy), indices: E::wrap_int(out.indices) }
+                });
+            }
             let out = B::max_pool2d_with_indices(E::float(x), kernel_size, stride, padding, dilation, ceil_mode);
             MaxPool2dWithIndices { output: E::wrap_float(out.output), indices: E::wrap_int(out.indices) }
         })
@@ -27,6 +35,14 @@ impl ModuleOps<Self> for Dispatch {
         ceil_mode: bool,
     ) -> MaxPool1dWithIndices<Self> {
         dispatch!(&x, E, B => {
+            #[cfg(feature = "autodiff")]
+            if let Some(strategy) = x.checkpointing() {
+                return crate::with_checkpointing!(strategy, S => {
+                    type A = crate::__private::Autodiff<B, S>;
+                    let out = A::max_pool1d_with_indices(E::autodiff(x), kernel_size, stride, padding, dilation, ceil_mode);
+                    MaxPool1dWithIndices { output: E::wrap_autodiff(out.output, strategy), indices: E::wrap_int(out.indices) }
+                });
+            }
             let out = B::max_pool1d_with_indices(E::float(x), kernel_size, stride, padding, dilation, ceil_mode);
             MaxPool1dWithIndices { output: E::wrap_float(out.output), indices: E::wrap_int(out.indices) }
         })

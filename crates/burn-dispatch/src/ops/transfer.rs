@@ -5,9 +5,29 @@ use burn_backend::read_sync;
 
 /// Moves a float tensor to `device`: the backend's own transfer when both are of one backend,
 /// else a read to the host and an upload.
+///
+/// On an autodiff device the result is tracked-capable; a tracked tensor moved within its
+/// backend keeps its gradient path. Moved to a plain device, a tensor leaves the graph.
 pub(super) fn float_to_device(tensor: DispatchTensor, device: &DispatchDevice) -> DispatchTensor {
-    if tensor.backend_name() == device.backend_name() {
-        return dispatch!(&tensor, E, B => E::wrap_float(B::float_to_device(E::float(tensor), &E::device(device))));
+    let same_backend = tensor.backend_name() == device.backend_name();
+    #[cfg(feature = "autodiff")]
+    if let (Some(strategy), Some(target)) = (tensor.checkpointing(), device.checkpointing()) {
+        if same_backend {
+            return dispatch!(&tensor, E, B => crate::with_checkpointing!(strategy, S => {
+                type A = crate::__private::Autodiff<B, S>;
+                E::wrap_autodiff(A::float_to_device(E::autodiff(tensor), &E::device(device)), target)
+            }));
+        }
+        assert!(
+            !tensor.is_tracked(),
+            "to_device: a tracked tensor cannot move to another backend ({} to {}) inside the \
+             graph; detach it first",
+            tensor.backend_name(),
+            device.backend_name()
+        );
+    }
+    if same_backend {
+        return dispatch!(&tensor, E, B => E::wrap_float_on(device, B::float_to_device(E::float(tensor), &E::device(device))));
     }
     let data = read_sync(Dispatch::float_into_data(tensor))
         .unwrap_or_else(|e| panic!("to_device: reading the tensor failed: {e}"));

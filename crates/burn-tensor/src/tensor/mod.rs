@@ -1,6 +1,8 @@
 //! The `Tensor` type and its methods, one family per file.
 
 mod args;
+#[cfg(feature = "autodiff")]
+mod autodiff;
 mod base;
 mod bool;
 pub(crate) mod check;

@@ -1,0 +1,93 @@
+//! The backward pass: every step reachable from the root runs once, children before parents.
+
+use super::node::{NodeId, NodeRef, Requirement, StepSlot, lock};
+use crate::checkpoint::Checkpointer;
+use crate::grads::Gradients;
+use burn_backend::{Backend, FloatDType, TensorMetadata, tensor::FloatTensor};
+use std::collections::HashSet;
+
+/// Why a backward pass was refused. Nothing is consumed when it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BackwardError {
+    /// A step the pass needs already ran in an earlier backward pass.
+    AlreadyConsumed {
+        /// The node whose step is gone.
+        node: NodeId,
+    },
+}
+
+impl core::fmt::Display for BackwardError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            BackwardError::AlreadyConsumed { node } => write!(
+                f,
+                "backward: the graph of this tensor was already consumed by an earlier backward \
+                 pass (node {node:?} has no step left); run the forward pass again from the \
+                 leaves to build a fresh graph"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BackwardError {}
+
+/// Runs every step reachable from `root` (a node holding `value`), seeding its gradient with
+/// ones. Returns the gradients of the leaves that asked for one.
+pub(crate) fn backward<B: Backend>(
+    root: &NodeRef<B>,
+    value: &FloatTensor<B>,
+) -> Result<Gradients, BackwardError> {
+    let nodes = reachable(root);
+    if let Some(node) = nodes
+        .iter()
+        .find(|n| matches!(*lock(&n.step), StepSlot::Consumed))
+    {
+        return Err(BackwardError::AlreadyConsumed { node: node.id });
+    }
+
+    let mut grads = Gradients::new();
+    let ones = B::float_ones(
+        value.shape(),
+        &B::float_device(value),
+        FloatDType::from_dtype(value.dtype()),
+    );
+    grads.register::<B>(root.id, ones);
+
+    let mut checkpointer = Checkpointer::new();
+    for node in &nodes {
+        let slot = {
+            let mut slot = lock(&node.step);
+            match &*slot {
+                StepSlot::Pending(_) => std::mem::replace(&mut *slot, StepSlot::Consumed),
+                _ => continue,
+            }
+        };
+        if let StepSlot::Pending(step) = slot {
+            step.step(&mut grads, &mut checkpointer);
+        }
+        node.release();
+    }
+
+    let leaves: HashSet<NodeId> = nodes
+        .iter()
+        .filter(|n| n.requirement == Requirement::Grad)
+        .map(|n| n.id)
+        .collect();
+    grads.retain(|id| leaves.contains(id));
+    Ok(grads)
+}
+
+/// Every node reachable from `root` through parents, children before parents.
+fn reachable<B: Backend>(root: &NodeRef<B>) -> Vec<NodeRef<B>> {
+    let mut seen = HashSet::new();
+    let mut nodes = Vec::new();
+    let mut stack = vec![root.clone()];
+    while let Some(node) = stack.pop() {
+        if seen.insert(node.id) {
+            stack.extend(node.parents());
+            nodes.push(node);
+        }
+    }
+    nodes.sort_by(|a, b| b.order.cmp(&a.order));
+    nodes
+}

@@ -1,0 +1,122 @@
+//! `ActivationOps` for `Autodiff<B, C>`: each activation runs `B`'s kernel forward and records
+//! an element-wise, memory-bound backward step; the `*_backward` ops run on `B` untracked.
+
+use super::backward::{saved, unary};
+use super::record::{AT, FT, record, unary_op};
+use crate::backend::Autodiff;
+use crate::checkpoint::strategy::CheckpointStrategy;
+use crate::checkpoint::{ForwardFn, Saved, SavedInner};
+use burn_backend::Backend;
+use burn_backend::Scalar;
+use burn_backend::ops::ActivationOps;
+use std::sync::Arc;
+
+/// `y = forward(x)`, element-wise, whose gradient is read off the output:
+/// `dx = backward(y, dy)`. Memory-bound.
+///
+/// When the strategy keeps values, the step keeps the output itself (the next operation
+/// usually keeps it too, so it costs no extra memory, and nothing is recomputed). When the
+/// strategy recomputes memory-bound results, the step saves `x` as `unary_op` does and
+/// recomputes `y = forward(x)` in the backward pass.
+fn output_op<B: Backend, C: CheckpointStrategy>(
+    x: AT<B>,
+    forward: fn(FT<B>) -> FT<B>,
+    backward: fn(FT<B>, FT<B>) -> FT<B>,
+) -> AT<B> {
+    let output = forward(x.primitive().clone());
+    let retro: ForwardFn<B> = Arc::new(move |mut v: Vec<FT<B>>| forward(v.remove(0)));
+    let recompute = C::recomputes_memory_bound();
+    let kept = output.clone();
+    record::<B, C, Saved<B>, 1>(
+        [&x],
+        output,
+        Some(retro),
+        || {
+            if recompute {
+                saved::<B, C>(&x)
+            } else {
+                Saved(SavedInner::Value(kept))
+            }
+        },
+        move |ops, grads, checkpointer| {
+            unary::<B>(ops.parents, ops.node, grads, |grad| {
+                let value = checkpointer.retrieve(ops.state);
+                let output = if recompute { forward(value) } else { value };
+                backward(output, grad)
+            })
+        },
+    )
+}
+
+impl<B: Backend, C: CheckpointStrategy> ActivationOps<Self> for Autodiff<B, C> {
+    /// `relu'(x) = 1` where `x > 0`, else `0` (also at `x = 0`), from the output.
+    fn relu(tensor: AT<B>) -> AT<B> {
+        output_op::<B, C>(tensor, B::relu, B::relu_backward)
+    }
+
+    fn relu_backward(output: AT<B>, grad: AT<B>) -> AT<B> {
+        AT::new(B::relu_backward(
+            output.into_primitive(),
+            grad.into_primitive(),
+        ))
+    }
+
+    /// The gradient follows the forward's mask: `slope` where `x < 0`, `1` elsewhere
+    /// (including `x = 0`).
+    fn leaky_relu(tensor: AT<B>, negative_slope: Scalar) -> AT<B> {
+        unary_op::<B, C>(
+            tensor,
+            move |x| B::leaky_relu(x, negative_slope),
+            move |x, grad| {
+                let negative = B::float_lower_elem(x, 0.0.into());
+                let scaled = B::float_mul_scalar(grad.clone(), negative_slope);
+                B::float_mask_where(grad, negative, scaled)
+            },
+        )
+    }
+
+    /// `gelu'(x) = Φ(x) + x·φ(x)`, through `B::gelu_backward`.
+    fn gelu(tensor: AT<B>) -> AT<B> {
+        unary_op::<B, C>(tensor, B::gelu, B::gelu_backward)
+    }
+
+    fn gelu_backward(x: AT<B>, grad: AT<B>) -> AT<B> {
+        AT::new(B::gelu_backward(x.into_primitive(), grad.into_primitive()))
+    }
+
+    /// `sigmoid'(x) = s·(1 - s)`, from the output through `B::sigmoid_backward`.
+    fn sigmoid(tensor: AT<B>) -> AT<B> {
+        output_op::<B, C>(tensor, B::sigmoid, B::sigmoid_backward)
+    }
+
+    fn sigmoid_backward(output: AT<B>, grad: AT<B>) -> AT<B> {
+        AT::new(B::sigmoid_backward(
+            output.into_primitive(),
+            grad.into_primitive(),
+        ))
+    }
+
+    /// `alpha` where the forward takes the linear value (`0 <= alpha·x + beta <= 1`, the
+    /// bounds included, as the forward's clamp passes them through), `0` where it clamps.
+    fn hard_sigmoid(tensor: AT<B>, alpha: Scalar, beta: Scalar) -> AT<B> {
+        unary_op::<B, C>(
+            tensor,
+            move |x| B::hard_sigmoid(x, alpha, beta),
+            move |x, grad| {
+                let linear = B::float_add_scalar(B::float_mul_scalar(x, alpha), beta);
+                let below = B::float_lower_elem(linear.clone(), 0.0.into());
+                let above = B::float_greater_elem(linear, 1.0.into());
+                let grad = B::float_mul_scalar(grad, alpha);
+                let grad = B::float_mask_fill(grad, below, 0.0.into());
+                B::float_mask_fill(grad, above, 0.0.into())
+            },
+        )
+    }
+
+    /// `d/dx ln(sigmoid(x)) = 1 - sigmoid(x) = sigmoid(-x)`, stable in both tails.
+    fn log_sigmoid(tensor: AT<B>) -> AT<B> {
+        unary_op::<B, C>(tensor, B::log_sigmoid, |x, grad| {
+            B::float_mul(grad, B::sigmoid(B::float_neg(x)))
+        })
+    }
+}

@@ -1,0 +1,259 @@
+//! Backward rules of matmul, reductions, scans and sorting.
+
+use super::backward::{binary, saved, unary};
+use super::record::{AT, FT, linear_op, record, reduce_to_shape, unary_op};
+use crate::checkpoint::Saved;
+use crate::checkpoint::strategy::CheckpointStrategy;
+use burn_backend::IndexingUpdateOp;
+use burn_backend::tensor::IntTensor;
+use burn_backend::{Backend, FloatDType, Shape, Slice, TensorMetadata, get_device_settings};
+
+/// Zeros of `shape` on the device and dtype of `like`.
+fn zeros<B: Backend>(shape: Shape, like: &FT<B>) -> FT<B> {
+    B::float_zeros(
+        shape,
+        &B::float_device(like),
+        FloatDType::from_dtype(like.dtype()),
+    )
+}
+
+/// `grad` (the gradient of a reduction keeping `dim`, or of a full reduction of shape `[1]`)
+/// broadcast back to `shape`.
+fn broadcast_back<B: Backend>(grad: FT<B>, shape: &Shape) -> FT<B> {
+    let grad = if grad.rank() != shape.num_dims() {
+        B::float_reshape(grad, Shape::from(vec![1; shape.num_dims()]))
+    } else {
+        grad
+    };
+    B::float_expand(grad, shape.clone())
+}
+
+/// `grad` scattered (added) into zeros of `shape` at `indices` along `dim`.
+fn scatter_into_zeros<B: Backend>(
+    grad: FT<B>,
+    shape: Shape,
+    dim: usize,
+    indices: IntTensor<B>,
+) -> FT<B> {
+    let base = zeros::<B>(shape, &grad);
+    B::float_scatter(dim, base, indices, grad, IndexingUpdateOp::Add)
+}
+
+pub(crate) fn matmul<B: Backend, C: CheckpointStrategy>(lhs: AT<B>, rhs: AT<B>) -> AT<B> {
+    let (lhs_shape, rhs_shape) = (lhs.shape(), rhs.shape());
+    let output = B::float_matmul(lhs.primitive().clone(), rhs.primitive().clone());
+    // Each input's gradient needs the other input only: keep just what will be used.
+    let (need_lhs, need_rhs) = (rhs.is_tracked(), lhs.is_tracked());
+    record::<B, C, (Option<Saved<B>>, Option<Saved<B>>), 2>(
+        [&lhs, &rhs],
+        output,
+        None,
+        || {
+            (
+                need_lhs.then(|| saved::<B, C>(&lhs)),
+                need_rhs.then(|| saved::<B, C>(&rhs)),
+            )
+        },
+        move |ops, grads, checkpointer| {
+            let (l, r) = ops.state;
+            let l = l.map(|s| checkpointer.retrieve(s));
+            let r = r.map(|s| checkpointer.retrieve(s));
+            binary::<B>(
+                ops.parents,
+                ops.node,
+                grads,
+                |g| {
+                    let r = r.expect("the rhs is kept when the lhs is tracked");
+                    reduce_to_shape::<B>(B::float_matmul(g, B::float_transpose(r)), &lhs_shape)
+                },
+                |g| {
+                    let l = l.expect("the lhs is kept when the rhs is tracked");
+                    reduce_to_shape::<B>(B::float_matmul(B::float_transpose(l), g), &rhs_shape)
+                },
+            )
+        },
+    )
+}
+
+pub(crate) fn sum<B: Backend, C: CheckpointStrategy>(tensor: AT<B>) -> AT<B> {
+    let shape = tensor.shape();
+    linear_op::<B, C>(tensor, B::float_sum, move |g| {
+        broadcast_back::<B>(g, &shape)
+    })
+}
+
+pub(crate) fn sum_dim<B: Backend, C: CheckpointStrategy>(tensor: AT<B>, dim: usize) -> AT<B> {
+    let shape = tensor.shape();
+    linear_op::<B, C>(
+        tensor,
+        move |x| B::float_sum_dim(x, dim),
+        move |g| broadcast_back::<B>(g, &shape),
+    )
+}
+
+pub(crate) fn mean<B: Backend, C: CheckpointStrategy>(tensor: AT<B>) -> AT<B> {
+    let shape = tensor.shape();
+    let count = shape.num_elements() as f64;
+    linear_op::<B, C>(tensor, B::float_mean, move |g| {
+        broadcast_back::<B>(B::float_div_scalar(g, count.into()), &shape)
+    })
+}
+
+pub(crate) fn mean_dim<B: Backend, C: CheckpointStrategy>(tensor: AT<B>, dim: usize) -> AT<B> {
+    let shape = tensor.shape();
+    let count = shape[dim] as f64;
+    linear_op::<B, C>(
+        tensor,
+        move |x| B::float_mean_dim(x, dim),
+        move |g| broadcast_back::<B>(B::float_div_scalar(g, count.into()), &shape),
+    )
+}
+
+/// `[1, x0, x0 x1, …]` along `dim`: the product of the elements before each position.
+fn exclusive_cumprod<B: Backend>(x: FT<B>, dim: usize) -> FT<B> {
+    let shape = x.shape();
+    let size = shape[dim];
+    let mut head_shape = shape.clone();
+    head_shape[dim] = 1;
+    let head = B::float_ones(
+        head_shape,
+        &B::float_device(&x),
+        FloatDType::from_dtype(x.dtype()),
+    );
+    if size == 1 {
+        return head;
+    }
+    let mut slices: Vec<Slice> = (0..shape.num_dims()).map(|_| Slice::full()).collect();
+    slices[dim] = Slice::new(0, Some(size as isize - 1), 1);
+    let body = B::float_slice(B::float_cumprod(x, dim), &slices);
+    B::float_cat(vec![head, body], dim)
+}
+
+pub(crate) fn prod_dim<B: Backend, C: CheckpointStrategy>(tensor: AT<B>, dim: usize) -> AT<B> {
+    // d/dx_i prod_j x_j = prod_{j<i} x_j * prod_{j>i} x_j: exact with zeros too.
+    let shape = tensor.shape();
+    unary_op::<B, C>(
+        tensor,
+        move |x| B::float_prod_dim(x, dim),
+        move |x, g| {
+            let before = exclusive_cumprod::<B>(x.clone(), dim);
+            let after = B::float_flip(
+                exclusive_cumprod::<B>(B::float_flip(x, &[dim]), dim),
+                &[dim],
+            );
+            let others = B::float_mul(before, after);
+            B::float_mul(broadcast_back::<B>(g, &shape), others)
+        },
+    )
+}
+
+pub(crate) fn max_dim_with_indices<B: Backend, C: CheckpointStrategy>(
+    tensor: AT<B>,
+    dim: usize,
+    max: bool,
+) -> (AT<B>, IntTensor<B>) {
+    let shape = tensor.shape();
+    let (output, indices) = if max {
+        B::float_max_dim_with_indices(tensor.primitive().clone(), dim)
+    } else {
+        B::float_min_dim_with_indices(tensor.primitive().clone(), dim)
+    };
+    let kept = indices.clone();
+    let result = record::<B, C, (), 1>(
+        [&tensor],
+        output,
+        None,
+        || (),
+        move |ops, grads, _| {
+            unary::<B>(ops.parents, ops.node, grads, |g| {
+                scatter_into_zeros::<B>(g, shape, dim, kept)
+            })
+        },
+    );
+    (result, indices)
+}
+
+pub(crate) fn cumsum<B: Backend, C: CheckpointStrategy>(tensor: AT<B>, dim: usize) -> AT<B> {
+    linear_op::<B, C>(
+        tensor,
+        move |x| B::float_cumsum(x, dim),
+        move |g| B::float_flip(B::float_cumsum(B::float_flip(g, &[dim]), dim), &[dim]),
+    )
+}
+
+pub(crate) fn cumprod<B: Backend, C: CheckpointStrategy>(tensor: AT<B>, dim: usize) -> AT<B> {
+    // d/dx_i = sum_{k >= i} g_k * out_k / x_i (non-finite where x_i == 0).
+    unary_op::<B, C>(
+        tensor,
+        move |x| B::float_cumprod(x, dim),
+        move |x, g| {
+            let out = B::float_cumprod(x.clone(), dim);
+            let weighted = B::float_mul(g, out);
+            let suffix = B::float_flip(
+                B::float_cumsum(B::float_flip(weighted, &[dim]), dim),
+                &[dim],
+            );
+            B::float_div(suffix, x)
+        },
+    )
+}
+
+pub(crate) fn cumulative_extremum<B: Backend, C: CheckpointStrategy>(
+    tensor: AT<B>,
+    dim: usize,
+    max: bool,
+) -> AT<B> {
+    // Each output takes the gradient to the latest position that set the running extremum
+    // (ties go to the later index, as in PyTorch).
+    let shape = tensor.shape();
+    let forward = move |x: FT<B>| {
+        if max {
+            B::float_cummax(x, dim)
+        } else {
+            B::float_cummin(x, dim)
+        }
+    };
+    unary_op::<B, C>(tensor, forward, move |x, g| {
+        let out = forward(x.clone());
+        let device = B::float_device(&x);
+        let int_dtype = get_device_settings::<B>(&device).int_dtype;
+        let dtype = FloatDType::from_dtype(x.dtype());
+        let mut line = vec![1; shape.num_dims()];
+        line[dim] = shape[dim];
+        let positions = B::int_into_float(
+            B::int_arange(0..shape[dim] as i64, &device, int_dtype),
+            dtype,
+        );
+        let positions = B::float_expand(
+            B::float_reshape(positions, Shape::from(line)),
+            shape.clone(),
+        );
+        let is_record = B::float_equal(x, out);
+        let record_positions =
+            B::float_mask_where(zeros::<B>(shape.clone(), &g), is_record, positions);
+        let source = B::float_into_int(B::float_cummax(record_positions, dim), int_dtype);
+        scatter_into_zeros::<B>(g, shape, dim, source)
+    })
+}
+
+pub(crate) fn sort_with_indices<B: Backend, C: CheckpointStrategy>(
+    tensor: AT<B>,
+    dim: usize,
+    descending: bool,
+) -> (AT<B>, IntTensor<B>) {
+    let shape = tensor.shape();
+    let (output, indices) = B::float_sort_with_indices(tensor.primitive().clone(), dim, descending);
+    let kept = indices.clone();
+    let result = record::<B, C, (), 1>(
+        [&tensor],
+        output,
+        None,
+        || (),
+        move |ops, grads, _| {
+            unary::<B>(ops.parents, ops.node, grads, |g| {
+                scatter_into_zeros::<B>(g, shape, dim, kept)
+            })
+        },
+    );
+    (result, indices)
+}

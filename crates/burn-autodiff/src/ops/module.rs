@@ -1,0 +1,497 @@
+//! `ModuleOps` for `Autodiff<B, C>`: convolutions, embedding and attention here, pooling and
+//! interpolation in `module_pool`. Every forward runs `B`'s kernel; the backward steps use
+//! `B`'s backward kernels and are compute-bound (never recomputed). The `*_backward` ops
+//! themselves run on `B` untracked: there are no second-order gradients through them.
+
+use super::backward::saved;
+use super::module_pool as pool;
+use super::record::{AT, FT, record};
+use crate::backend::Autodiff;
+use crate::checkpoint::strategy::CheckpointStrategy;
+use crate::checkpoint::{Checkpointer, Saved};
+use crate::grads::Gradients;
+use crate::graph::NodeId;
+use burn_backend::ops::{
+    AttentionModuleOptions, ConvOptions, ConvTransposeOptions, InterpolateOptions,
+    MaxPool1dWithIndices, MaxPool2dWithIndices, ModuleOps,
+};
+use burn_backend::tensor::{BoolTensor, IntTensor};
+use burn_backend::{Backend, Shape, TensorMetadata};
+
+/// `[n, c, l]` → `[n, c, 1, l]`: a 1-d tensor (input, weight or gradient) as a 2-d one of
+/// height 1.
+pub(super) fn unsqueeze<B: Backend>(tensor: FT<B>) -> FT<B> {
+    let shape = tensor.shape();
+    B::float_reshape(tensor, Shape::new([shape[0], shape[1], 1, shape[2]]))
+}
+
+/// `[n, c, 1, l]` → `[n, c, l]`.
+pub(super) fn squeeze<B: Backend>(tensor: FT<B>) -> FT<B> {
+    let shape = tensor.shape();
+    B::float_reshape(tensor, Shape::new([shape[0], shape[1], shape[3]]))
+}
+
+/// The 2-d options (height 1, no padding there) equivalent to 1-d convolution options.
+fn conv_options_2d(options: ConvOptions<1>) -> ConvOptions<2> {
+    ConvOptions::new(
+        [1, options.stride[0]],
+        [0, options.padding[0]],
+        [1, options.dilation[0]],
+        options.groups,
+    )
+}
+
+/// The 2-d options equivalent to 1-d transposed-convolution options.
+fn conv_transpose_options_2d(options: ConvTransposeOptions<1>) -> ConvTransposeOptions<2> {
+    ConvTransposeOptions::new(
+        [1, options.stride[0]],
+        [0, options.padding[0]],
+        [0, options.padding_out[0]],
+        [1, options.dilation[0]],
+        options.groups,
+    )
+}
+
+/// Which of a convolution's inputs (`x`, `weight`, `bias`) want a gradient.
+type Wanted = [bool; 3];
+
+/// Records a convolution of `x` by `weight` (plus `bias`, when given) that produced
+/// `output`; compute-bound. The step saves `x` and `weight`; `backward(x, weight, grad,
+/// wanted)` returns the gradients of the inputs flagged in `wanted` (the others `None`).
+fn record_conv<B, C, F>(
+    x: &AT<B>,
+    weight: &AT<B>,
+    bias: Option<&AT<B>>,
+    output: FT<B>,
+    backward: F,
+) -> AT<B>
+where
+    B: Backend,
+    C: CheckpointStrategy,
+    F: FnOnce(FT<B>, FT<B>, FT<B>, Wanted) -> [Option<FT<B>>; 3] + Send + 'static,
+{
+    let state = || (saved::<B, C>(x), saved::<B, C>(weight));
+    // The gradients of the wanted parents, registered.
+    let run = move |parents: [Option<NodeId>; 3],
+                    (x, w): (Saved<B>, Saved<B>),
+                    grad: FT<B>,
+                    grads: &mut Gradients,
+                    checkpointer: &mut Checkpointer<B>| {
+        let (x, w) = (checkpointer.retrieve(x), checkpointer.retrieve(w));
+        let computed = backward(x, w, grad, parents.map(|p| p.is_some()));
+        for (parent, grad) in parents.into_iter().zip(computed) {
+            if let (Some(parent), Some(grad)) = (parent, grad) {
+                grads.register::<B>(parent, grad);
+            }
+        }
+    };
+    match bias {
+        Some(bias) => record::<B, C, _, 3>(
+            [x, weight, bias],
+            output,
+            None,
+            state,
+            move |ops, grads, checkpointer| {
+                if let Some(grad) = grads.remove::<B>(ops.node) {
+                    run(ops.parents, ops.state, grad, grads, checkpointer);
+                }
+            },
+        ),
+        None => record::<B, C, _, 2>(
+            [x, weight],
+            output,
+            None,
+            state,
+            move |ops, grads, checkpointer| {
+                if let Some(grad) = grads.remove::<B>(ops.node) {
+                    let [px, pw] = ops.parents;
+                    run([px, pw, None], ops.state, grad, grads, checkpointer);
+                }
+            },
+        ),
+    }
+}
+
+/// The wanted gradients of `conv2d` through `B`'s backward kernels.
+fn conv2d_grads<B: Backend>(
+    x: FT<B>,
+    w: FT<B>,
+    grad: FT<B>,
+    options: ConvOptions<2>,
+    [gx, gw, gb]: Wanted,
+) -> [Option<FT<B>>; 3] {
+    [
+        gx.then(|| B::conv2d_x_backward(x.clone(), w.clone(), grad.clone(), options)),
+        gw.then(|| B::conv2d_weight_backward(x, w, grad.clone(), options)),
+        gb.then(|| B::conv_bias_backward(grad)),
+    ]
+}
+
+/// The wanted gradients of `conv_transpose2d` through `B`'s backward kernels.
+fn conv_transpose2d_grads<B: Backend>(
+    x: FT<B>,
+    w: FT<B>,
+    grad: FT<B>,
+    options: ConvTransposeOptions<2>,
+    [gx, gw, gb]: Wanted,
+) -> [Option<FT<B>>; 3] {
+    [
+        gx.then(|| B::conv_transpose2d_x_backward(w.clone(), grad.clone(), options)),
+        gw.then(|| B::conv_transpose2d_weight_backward(x, w, grad.clone(), options)),
+        gb.then(|| B::conv_bias_backward(grad)),
+    ]
+}
+
+/// The 1-d gradients from 2-d ones computed on height-1 views (`x` and `weight` squeezed
+/// back; the bias gradient has no height).
+fn squeeze_grads<B: Backend>([gx, gw, gb]: [Option<FT<B>>; 3]) -> [Option<FT<B>>; 3] {
+    [gx.map(squeeze::<B>), gw.map(squeeze::<B>), gb]
+}
+
+/// The primitive of an optional bias.
+fn bias_primitive<B: Backend>(bias: &Option<AT<B>>) -> Option<FT<B>> {
+    bias.as_ref().map(|b| b.primitive().clone())
+}
+
+impl<B: Backend, C: CheckpointStrategy> ModuleOps<Self> for Autodiff<B, C> {
+    // ---- convolutions ----------------------------------------------------------------------
+
+    fn conv2d(x: AT<B>, weight: AT<B>, bias: Option<AT<B>>, options: ConvOptions<2>) -> AT<B> {
+        let (xp, wp) = (x.primitive().clone(), weight.primitive().clone());
+        let output = B::conv2d(xp, wp, bias_primitive(&bias), options);
+        record_conv::<B, C, _>(
+            &x,
+            &weight,
+            bias.as_ref(),
+            output,
+            move |x, w, g, wanted| conv2d_grads::<B>(x, w, g, options, wanted),
+        )
+    }
+
+    fn conv_transpose2d(
+        x: AT<B>,
+        weight: AT<B>,
+        bias: Option<AT<B>>,
+        options: ConvTransposeOptions<2>,
+    ) -> AT<B> {
+        let (xp, wp) = (x.primitive().clone(), weight.primitive().clone());
+        let output = B::conv_transpose2d(xp, wp, bias_primitive(&bias), options);
+        record_conv::<B, C, _>(
+            &x,
+            &weight,
+            bias.as_ref(),
+            output,
+            move |x, w, g, wanted| conv_transpose2d_grads::<B>(x, w, g, options, wanted),
+        )
+    }
+
+    /// Forward with `B::conv1d`; backward through the 2-d backward ops on height-1 views.
+    fn conv1d(x: AT<B>, weight: AT<B>, bias: Option<AT<B>>, options: ConvOptions<1>) -> AT<B> {
+        let (xp, wp) = (x.primitive().clone(), weight.primitive().clone());
+        let output = B::conv1d(xp, wp, bias_primitive(&bias), options);
+        let options = conv_options_2d(options);
+        record_conv::<B, C, _>(
+            &x,
+            &weight,
+            bias.as_ref(),
+            output,
+            move |x, w, g, wanted| {
+                let (x, w, g) = (unsqueeze::<B>(x), unsqueeze::<B>(w), unsqueeze::<B>(g));
+                squeeze_grads::<B>(conv2d_grads::<B>(x, w, g, options, wanted))
+            },
+        )
+    }
+
+    /// Forward with `B::conv_transpose1d`; backward through the 2-d backward ops on height-1
+    /// views.
+    fn conv_transpose1d(
+        x: AT<B>,
+        weight: AT<B>,
+        bias: Option<AT<B>>,
+        options: ConvTransposeOptions<1>,
+    ) -> AT<B> {
+        let (xp, wp) = (x.primitive().clone(), weight.primitive().clone());
+        let output = B::conv_transpose1d(xp, wp, bias_primitive(&bias), options);
+        let options = conv_transpose_options_2d(options);
+        record_conv::<B, C, _>(
+            &x,
+            &weight,
+            bias.as_ref(),
+            output,
+            move |x, w, g, wanted| {
+                let (x, w, g) = (unsqueeze::<B>(x), unsqueeze::<B>(w), unsqueeze::<B>(g));
+                squeeze_grads::<B>(conv_transpose2d_grads::<B>(x, w, g, options, wanted))
+            },
+        )
+    }
+
+    fn conv2d_x_backward(
+        x: AT<B>,
+        weight: AT<B>,
+        output_grad: AT<B>,
+        options: ConvOptions<2>,
+    ) -> AT<B> {
+        AT::new(B::conv2d_x_backward(
+            x.into_primitive(),
+            weight.into_primitive(),
+            output_grad.into_primitive(),
+            options,
+        ))
+    }
+
+    fn conv2d_weight_backward(
+        x: AT<B>,
+        weight: AT<B>,
+        output_grad: AT<B>,
+        options: ConvOptions<2>,
+    ) -> AT<B> {
+        AT::new(B::conv2d_weight_backward(
+            x.into_primitive(),
+            weight.into_primitive(),
+            output_grad.into_primitive(),
+            options,
+        ))
+    }
+
+    fn conv_bias_backward(output_grad: AT<B>) -> AT<B> {
+        AT::new(B::conv_bias_backward(output_grad.into_primitive()))
+    }
+
+    fn conv_transpose2d_x_backward(
+        weight: AT<B>,
+        output_grad: AT<B>,
+        options: ConvTransposeOptions<2>,
+    ) -> AT<B> {
+        AT::new(B::conv_transpose2d_x_backward(
+            weight.into_primitive(),
+            output_grad.into_primitive(),
+            options,
+        ))
+    }
+
+    fn conv_transpose2d_weight_backward(
+        x: AT<B>,
+        weight: AT<B>,
+        output_grad: AT<B>,
+        options: ConvTransposeOptions<2>,
+    ) -> AT<B> {
+        AT::new(B::conv_transpose2d_weight_backward(
+            x.into_primitive(),
+            weight.into_primitive(),
+            output_grad.into_primitive(),
+            options,
+        ))
+    }
+
+    // ---- pooling and interpolation (module_pool) --------------------------------------------
+
+    fn avg_pool2d(
+        x: AT<B>,
+        kernel_size: [usize; 2],
+        stride: [usize; 2],
+        padding: [usize; 2],
+        count_include_pad: bool,
+        ceil_mode: bool,
+    ) -> AT<B> {
+        pool::avg_pool2d::<B, C>(
+            x,
+            kernel_size,
+            stride,
+            padding,
+            count_include_pad,
+            ceil_mode,
+        )
+    }
+
+    fn avg_pool2d_backward(
+        x: AT<B>,
+        grad: AT<B>,
+        kernel_size: [usize; 2],
+        stride: [usize; 2],
+        padding: [usize; 2],
+        count_include_pad: bool,
+        ceil_mode: bool,
+    ) -> AT<B> {
+        AT::new(B::avg_pool2d_backward(
+            x.into_primitive(),
+            grad.into_primitive(),
+            kernel_size,
+            stride,
+            padding,
+            count_include_pad,
+            ceil_mode,
+        ))
+    }
+
+    fn avg_pool1d(
+        x: AT<B>,
+        kernel_size: usize,
+        stride: usize,
+        padding: usize,
+        count_include_pad: bool,
+        ceil_mode: bool,
+    ) -> AT<B> {
+        pool::avg_pool1d::<B, C>(
+            x,
+            kernel_size,
+            stride,
+            padding,
+            count_include_pad,
+            ceil_mode,
+        )
+    }
+
+    fn adaptive_avg_pool2d(x: AT<B>, output_size: [usize; 2]) -> AT<B> {
+        pool::adaptive_avg_pool2d::<B, C>(x, output_size)
+    }
+
+    fn adaptive_avg_pool2d_backward(x: AT<B>, grad: AT<B>) -> AT<B> {
+        AT::new(B::adaptive_avg_pool2d_backward(
+            x.into_primitive(),
+            grad.into_primitive(),
+        ))
+    }
+
+    fn adaptive_avg_pool1d(x: AT<B>, output_size: usize) -> AT<B> {
+        pool::adaptive_avg_pool1d::<B, C>(x, output_size)
+    }
+
+    fn max_pool2d_with_indices(
+        x: AT<B>,
+        kernel_size: [usize; 2],
+        stride: [usize; 2],
+        padding: [usize; 2],
+        dilation: [usize; 2],
+        ceil_mode: bool,
+    ) -> MaxPool2dWithIndices<Self> {
+        let (output, indices) = pool::max_pool2d_with_indices::<B, C>(
+            x,
+            kernel_size,
+            stride,
+            padding,
+            dilation,
+            ceil_mode,
+        );
+        MaxPool2dWithIndices { output, indices }
+    }
+
+    fn max_pool2d_with_indices_backward(x: AT<B>, grad: AT<B>, indices: IntTensor<B>) -> AT<B> {
+        AT::new(B::max_pool2d_with_indices_backward(
+            x.into_primitive(),
+            grad.into_primitive(),
+            indices,
+        ))
+    }
+
+    /// Untracked, `B::max_pool2d`; tracked, through the indices of the maxima.
+    fn max_pool2d(
+        x: AT<B>,
+        kernel_size: [usize; 2],
+        stride: [usize; 2],
+        padding: [usize; 2],
+        dilation: [usize; 2],
+        ceil_mode: bool,
+    ) -> AT<B> {
+        pool::max_pool2d::<B, C>(x, kernel_size, stride, padding, dilation, ceil_mode)
+    }
+
+    fn max_pool1d_with_indices(
+        x: AT<B>,
+        kernel_size: usize,
+        stride: usize,
+        padding: usize,
+        dilation: usize,
+        ceil_mode: bool,
+    ) -> MaxPool1dWithIndices<Self> {
+        let (output, indices) = pool::max_pool1d_with_indices::<B, C>(
+            x,
+            kernel_size,
+            stride,
+            padding,
+            dilation,
+            ceil_mode,
+        );
+        MaxPool1dWithIndices { output, indices }
+    }
+
+    /// Untracked, `B::max_pool1d`; tracked, through the indices of the maxima.
+    fn max_pool1d(
+        x: AT<B>,
+        kernel_size: usize,
+        stride: usize,
+        padding: usize,
+        dilation: usize,
+        ceil_mode: bool,
+    ) -> AT<B> {
+        pool::max_pool1d::<B, C>(x, kernel_size, stride, padding, dilation, ceil_mode)
+    }
+
+    fn interpolate(x: AT<B>, output_size: [usize; 2], options: InterpolateOptions) -> AT<B> {
+        pool::interpolate::<B, C>(x, output_size, options)
+    }
+
+    fn interpolate_backward(
+        x: AT<B>,
+        grad: AT<B>,
+        output_size: [usize; 2],
+        options: InterpolateOptions,
+    ) -> AT<B> {
+        AT::new(B::interpolate_backward(
+            x.into_primitive(),
+            grad.into_primitive(),
+            output_size,
+            options,
+        ))
+    }
+
+    // ---- embedding and attention -----------------------------------------------------------
+
+    /// Gradient for the weights through `B::embedding_backward`; the int indices get none.
+    fn embedding(weights: AT<B>, indices: IntTensor<B>) -> AT<B> {
+        let output = B::embedding(weights.primitive().clone(), indices.clone());
+        record::<B, C, _, 1>(
+            [&weights],
+            output,
+            None,
+            || (saved::<B, C>(&weights), indices),
+            move |ops, grads, checkpointer| {
+                let (weights, indices) = ops.state;
+                super::backward::unary::<B>(ops.parents, ops.node, grads, |grad| {
+                    B::embedding_backward(checkpointer.retrieve(weights), grad, indices)
+                });
+            },
+        )
+    }
+
+    fn embedding_backward(weights: AT<B>, output_grad: AT<B>, indices: IntTensor<B>) -> AT<B> {
+        AT::new(B::embedding_backward(
+            weights.into_primitive(),
+            output_grad.into_primitive(),
+            indices,
+        ))
+    }
+
+    /// With no tracked input, `B::attention` (possibly a fused kernel) runs untracked.
+    /// Otherwise attention is [`attention_fallback`](burn_backend::ops::attention_fallback)
+    /// on this backend: matmuls, scaling, masking and a stable softmax, each a
+    /// differentiable op of `Autodiff`, so the gradients of `query`, `key` and `value` flow
+    /// through the composition (no fused backward kernel). The mask gets no gradient.
+    fn attention(
+        query: AT<B>,
+        key: AT<B>,
+        value: AT<B>,
+        mask: Option<BoolTensor<B>>,
+        options: AttentionModuleOptions,
+    ) -> AT<B> {
+        if !(query.is_tracked() || key.is_tracked() || value.is_tracked()) {
+            return AT::new(B::attention(
+                query.into_primitive(),
+                key.into_primitive(),
+                value.into_primitive(),
+                mask,
+                options,
+            ));
+        }
+        burn_backend::ops::attention_fallback::<Self>(query, key, value, mask, options)
+    }
+}

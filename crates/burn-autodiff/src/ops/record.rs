@@ -1,0 +1,257 @@
+//! Internal shorthands over the public `Backward` API: every built-in rule records through
+//! `record`, and the common shapes of rule (element-wise unary, linear, binary with
+//! broadcasting) have a helper each.
+
+use super::backward::{Backward, Ops, OpsKind, binary, unary};
+use crate::checkpoint::strategy::CheckpointStrategy;
+use crate::checkpoint::{Checkpointer, ForwardFn, Saved};
+use crate::grads::Gradients;
+use crate::tensor::AutodiffTensor;
+use burn_backend::{Backend, Shape, TensorMetadata, tensor::FloatTensor};
+use core::marker::PhantomData;
+use std::sync::Arc;
+
+pub(crate) type AT<B> = AutodiffTensor<B>;
+pub(crate) type FT<B> = FloatTensor<B>;
+
+/// A backward rule given as a closure.
+struct FnBackward<S, F>(F, PhantomData<fn() -> S>);
+
+impl<B, S, F, const N: usize> Backward<B, N> for FnBackward<S, F>
+where
+    B: Backend,
+    S: Send + 'static,
+    F: FnOnce(Ops<S, N>, &mut Gradients, &mut Checkpointer<B>) + Send + 'static,
+{
+    type State = S;
+
+    fn backward(self, ops: Ops<S, N>, grads: &mut Gradients, checkpointer: &mut Checkpointer<B>) {
+        (self.0)(ops, grads, checkpointer)
+    }
+}
+
+/// Records an operation on `inputs` that produced `output`. `retro`, when given, marks it
+/// memory-bound and recomputes it from the inputs; `state` runs only when the result is
+/// tracked.
+pub(crate) fn record<B, C, S, const N: usize>(
+    inputs: [&AT<B>; N],
+    output: FT<B>,
+    retro: Option<ForwardFn<B>>,
+    state: impl FnOnce() -> S,
+    backward: impl FnOnce(Ops<S, N>, &mut Gradients, &mut Checkpointer<B>) + Send + 'static,
+) -> AT<B>
+where
+    B: Backend,
+    C: CheckpointStrategy,
+    S: Send + 'static,
+{
+    let guards = inputs.map(|t| t.node());
+    let mut prep = FnBackward(backward, PhantomData).prepare::<C>(guards);
+    prep = match retro {
+        Some(forward) => {
+            let mut prep = prep.memory_bound();
+            prep.set_retro(inputs, forward);
+            prep
+        }
+        None => prep.compute_bound(),
+    };
+    match prep.stateful() {
+        OpsKind::Tracked(prep) => prep.finish(state(), output),
+        OpsKind::UnTracked(prep) => prep.finish(output),
+    }
+}
+
+/// `y = forward(x)`, element-wise, `dx = backward(x, dy)`; memory-bound.
+pub(crate) fn unary_op<B, C>(
+    x: AT<B>,
+    forward: impl Fn(FT<B>) -> FT<B> + Send + Sync + 'static,
+    backward: impl FnOnce(FT<B>, FT<B>) -> FT<B> + Send + 'static,
+) -> AT<B>
+where
+    B: Backend,
+    C: CheckpointStrategy,
+{
+    let output = forward(x.primitive().clone());
+    let retro: ForwardFn<B> = Arc::new(move |mut v: Vec<FT<B>>| forward(v.remove(0)));
+    record::<B, C, Saved<B>, 1>(
+        [&x],
+        output,
+        Some(retro),
+        || super::backward::saved::<B, C>(&x),
+        move |ops, grads, checkpointer| {
+            let x = checkpointer.retrieve(ops.state);
+            unary::<B>(ops.parents, ops.node, grads, |grad| backward(x, grad));
+        },
+    )
+}
+
+/// `y = forward(x)` where the gradient needs no forward value (layout ops, scaling):
+/// `dx = backward(dy)`; memory-bound.
+pub(crate) fn linear_op<B, C>(
+    x: AT<B>,
+    forward: impl Fn(FT<B>) -> FT<B> + Send + Sync + 'static,
+    backward: impl FnOnce(FT<B>) -> FT<B> + Send + 'static,
+) -> AT<B>
+where
+    B: Backend,
+    C: CheckpointStrategy,
+{
+    let output = forward(x.primitive().clone());
+    let retro: ForwardFn<B> = Arc::new(move |mut v: Vec<FT<B>>| forward(v.remove(0)));
+    record::<B, C, (), 1>(
+        [&x],
+        output,
+        Some(retro),
+        || (),
+        move |ops, grads, _| unary::<B>(ops.parents, ops.node, grads, backward),
+    )
+}
+
+/// `y = forward(lhs, rhs)` with broadcasting, where the gradients need no forward value;
+/// each input's gradient is summed back to its shape; memory-bound.
+pub(crate) fn binary_linear_op<B, C>(
+    lhs: AT<B>,
+    rhs: AT<B>,
+    forward: impl Fn(FT<B>, FT<B>) -> FT<B> + Send + Sync + 'static,
+    backward_lhs: impl FnOnce(FT<B>) -> FT<B> + Send + 'static,
+    backward_rhs: impl FnOnce(FT<B>) -> FT<B> + Send + 'static,
+) -> AT<B>
+where
+    B: Backend,
+    C: CheckpointStrategy,
+{
+    let (lhs_shape, rhs_shape) = (lhs.shape(), rhs.shape());
+    let output = forward(lhs.primitive().clone(), rhs.primitive().clone());
+    let retro: ForwardFn<B> = Arc::new(move |mut v: Vec<FT<B>>| {
+        let rhs = v.pop().expect("two inputs");
+        forward(v.pop().expect("two inputs"), rhs)
+    });
+    record::<B, C, (), 2>(
+        [&lhs, &rhs],
+        output,
+        Some(retro),
+        || (),
+        move |ops, grads, _| {
+            binary::<B>(
+                ops.parents,
+                ops.node,
+                grads,
+                |g| reduce_to_shape::<B>(backward_lhs(g), &lhs_shape),
+                |g| reduce_to_shape::<B>(backward_rhs(g), &rhs_shape),
+            )
+        },
+    )
+}
+
+/// `y = forward(lhs, rhs)` with broadcasting, `dlhs = backward_lhs(lhs, rhs, dy)`,
+/// `drhs = backward_rhs(lhs, rhs, dy)`, each summed back to its input's shape;
+/// memory-bound.
+pub(crate) fn binary_op<B, C>(
+    lhs: AT<B>,
+    rhs: AT<B>,
+    forward: impl Fn(FT<B>, FT<B>) -> FT<B> + Send + Sync + 'static,
+    backward_lhs: impl FnOnce(FT<B>, FT<B>, FT<B>) -> FT<B> + Send + 'static,
+    backward_rhs: impl FnOnce(FT<B>, FT<B>, FT<B>) -> FT<B> + Send + 'static,
+) -> AT<B>
+where
+    B: Backend,
+    C: CheckpointStrategy,
+{
+    let (lhs_shape, rhs_shape) = (lhs.shape(), rhs.shape());
+    let output = forward(lhs.primitive().clone(), rhs.primitive().clone());
+    let retro: ForwardFn<B> = Arc::new(move |mut v: Vec<FT<B>>| {
+        let rhs = v.pop().expect("two inputs");
+        forward(v.pop().expect("two inputs"), rhs)
+    });
+    record::<B, C, (Saved<B>, Saved<B>), 2>(
+        [&lhs, &rhs],
+        output,
+        Some(retro),
+        || {
+            (
+                super::backward::saved::<B, C>(&lhs),
+                super::backward::saved::<B, C>(&rhs),
+            )
+        },
+        move |ops, grads, checkpointer| {
+            let (l, r) = ops.state;
+            let (l, r) = (checkpointer.retrieve(l), checkpointer.retrieve(r));
+            let (l2, r2) = (l.clone(), r.clone());
+            binary::<B>(
+                ops.parents,
+                ops.node,
+                grads,
+                |g| reduce_to_shape::<B>(backward_lhs(l, r, g), &lhs_shape),
+                |g| reduce_to_shape::<B>(backward_rhs(l2, r2, g), &rhs_shape),
+            )
+        },
+    )
+}
+
+/// Sums `grad` over the dimensions `shape` broadcast (size 1 there, larger in `grad`), so
+/// the gradient of a broadcast input has the input's shape.
+pub(crate) fn reduce_to_shape<B: Backend>(grad: FT<B>, shape: &Shape) -> FT<B> {
+    let grad_shape = grad.shape();
+    if grad_shape == *shape {
+        return grad;
+    }
+    let mut grad = grad;
+    let offset = grad_shape.num_dims() - shape.num_dims();
+    for dim in 0..grad_shape.num_dims() {
+        let target = if dim < offset { 1 } else { shape[dim - offset] };
+        if target == 1 && grad_shape[dim] != 1 {
+            grad = B::float_sum_dim(grad, dim);
+        }
+    }
+    if offset > 0 || grad.shape() != *shape {
+        grad = B::float_reshape(grad, shape.clone());
+    }
+    grad
+}
+
+/// A step over any number of inputs (for `cat`), written directly on the graph.
+struct ManyStep<F>(F);
+
+impl<B, F> crate::graph::Step<B> for ManyStep<F>
+where
+    B: Backend,
+    F: FnOnce(&mut Gradients) + Send,
+{
+    fn step(self: Box<Self>, grads: &mut Gradients, _checkpointer: &mut Checkpointer<B>) {
+        (self.0)(grads)
+    }
+}
+
+/// Records an operation over a list of inputs; `backward(parents, node, grads)` gets one
+/// parent id per input (`None` for untracked ones). Compute-bound (its result is kept).
+pub(crate) fn record_many<B: Backend>(
+    inputs: &[AT<B>],
+    output: FT<B>,
+    backward: impl FnOnce(Vec<Option<crate::graph::NodeId>>, crate::graph::NodeId, &mut Gradients)
+    + Send
+    + 'static,
+) -> AT<B> {
+    use crate::graph::{Node, NodeId, Requirement, StepSlot};
+    if !inputs.iter().any(AutodiffTensor::is_tracked) {
+        return AutodiffTensor::new(output);
+    }
+    let parents: Vec<Option<NodeId>> = inputs
+        .iter()
+        .map(|t| if t.is_tracked() { t.id() } else { None })
+        .collect();
+    let parent_refs = inputs
+        .iter()
+        .filter(|t| t.is_tracked())
+        .filter_map(|t| t.node().node)
+        .collect();
+    let id = NodeId::new();
+    let step = ManyStep(move |grads: &mut Gradients| backward(parents, id, grads));
+    let node = Node::new(
+        id,
+        Requirement::GradInBackward,
+        parent_refs,
+        StepSlot::Pending(Box::new(step)),
+        None,
+    );
+    AutodiffTensor::from_node(output, node)
+}
