@@ -84,11 +84,27 @@ fn check() -> Result<(), String> {
         "--features",
         "flex",
     ])?;
+    cargo(&[
+        "check",
+        "-p",
+        "burn",
+        "--no-default-features",
+        "--features",
+        "flex",
+    ])?;
     Ok(())
 }
 
 /// The conformance-suite binaries of each backend this machine can run.
-const SUITE_BINARIES: &[&str] = &["flex_f32", "flex_f64", "flex_f16", "flex_bf16"];
+const SUITE_BINARIES: &[&str] = &[
+    "flex_f32",
+    "flex_f64",
+    "flex_f16",
+    "flex_bf16",
+    "autodiff_f64",
+    "autodiff_f32",
+    "autodiff_memory",
+];
 
 fn test() -> Result<(), String> {
     cargo(&["test", "--workspace", "--exclude", "burn-backend-tests"])?;

@@ -65,4 +65,7 @@ mod book {
     struct Tensors;
     #[doc = include_str!("../../../burn-book/src/devices.md")]
     struct Devices;
+    #[cfg(feature = "autodiff")]
+    #[doc = include_str!("../../../burn-book/src/autodiff.md")]
+    struct Autodiff;
 }

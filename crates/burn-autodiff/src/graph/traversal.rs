@@ -88,6 +88,6 @@ fn reachable<B: Backend>(root: &NodeRef<B>) -> Vec<NodeRef<B>> {
             nodes.push(node);
         }
     }
-    nodes.sort_by(|a, b| b.order.cmp(&a.order));
+    nodes.sort_by_key(|n| std::cmp::Reverse(n.order));
     nodes
 }

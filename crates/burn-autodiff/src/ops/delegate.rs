@@ -4,7 +4,7 @@
 /// name on the inner backend: one line per method, `fn name(arg: Type, …) -> Ret;`, after
 /// `to Inner;`.
 ///
-/// ```ignore
+/// ```text
 /// delegate! {
 ///     to B;
 ///     fn int_add(lhs: IntTensor<B>, rhs: IntTensor<B>) -> IntTensor<B>;

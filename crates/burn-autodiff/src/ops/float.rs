@@ -334,7 +334,7 @@ impl<B: Backend, C: CheckpointStrategy> FloatTensorOps<Self> for Autodiff<B, C> 
         layout::slice_assign::<B, C>(tensor, slices, value)
     }
     fn float_cat(tensors: Vec<AT<B>>, dim: usize) -> AT<B> {
-        layout::cat::<B, C>(tensors, dim)
+        layout::cat::<B>(tensors, dim)
     }
     fn float_gather(dim: usize, tensor: AT<B>, indices: IntTensor<B>) -> AT<B> {
         layout::gather::<B, C>(dim, tensor, indices)

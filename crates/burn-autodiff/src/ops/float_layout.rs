@@ -59,7 +59,7 @@ pub(crate) fn slice_assign<B: Backend, C: CheckpointStrategy>(
     )
 }
 
-pub(crate) fn cat<B: Backend, C: CheckpointStrategy>(tensors: Vec<AT<B>>, dim: usize) -> AT<B> {
+pub(crate) fn cat<B: Backend>(tensors: Vec<AT<B>>, dim: usize) -> AT<B> {
     let sizes: Vec<usize> = tensors.iter().map(|t| t.shape()[dim]).collect();
     let output = B::float_cat(tensors.iter().map(|t| t.primitive().clone()).collect(), dim);
     record_many::<B>(&tensors, output, move |parents, node, grads| {

@@ -42,13 +42,15 @@
 //!     }
 //! }
 //! # use burn_autodiff::checkpoint::strategy::NoCheckpointing;
-//! # use burn_backend::TensorData;
+//! # use burn_backend::{TensorData, read_sync, ops::FloatTensorOps};
 //! # type B = burn_flex::Flex;
-//! # let x = B::float_from_data(TensorData::from([0.5f32, -1.0]), &Default::default());
-//! # let x = AutodiffTensor::<B>::new(x).require_grad();
-//! # let y = swish::<B, NoCheckpointing>(x.clone());
-//! # let grads = B::float_sum(y.primitive().clone());
-//! # let _ = grads;
+//! let x = B::float_from_data(TensorData::from([0.5f64, -1.0]), &Default::default());
+//! let x = AutodiffTensor::<B>::new(x).require_grad();
+//! let y = swish::<B, NoCheckpointing>(x.clone());
+//! let grad = x.grad(&y.backward()).unwrap();
+//! let grad = read_sync(B::float_into_data(grad)).unwrap().to_vec::<f64>().unwrap();
+//! let s = 1.0 / (1.0 + (-0.5f64).exp());
+//! assert!((grad[0] - (s + 0.5 * s * (1.0 - s))).abs() < 1e-12);
 //! ```
 
 #[macro_use]
