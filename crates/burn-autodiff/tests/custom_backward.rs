@@ -65,7 +65,8 @@ fn gradients<C: CheckpointStrategy>() -> (Vec<f64>, Vec<f64>) {
     let data = TensorData::from([-2.0f64, -0.5, 0.0, 0.75, 3.0]);
     let device = Default::default();
 
-    let x = AutodiffTensor::<Flex>::new(Flex::float_from_data(data.clone(), &device)).require_grad();
+    let x =
+        AutodiffTensor::<Flex>::new(Flex::float_from_data(data.clone(), &device)).require_grad();
     let y = A::<C>::float_sum(A::<C>::float_exp(swish::<Flex, C>(x.clone())));
     let custom = values::<Flex>(x.grad(&y.backward()).unwrap());
 
@@ -79,7 +80,10 @@ fn gradients<C: CheckpointStrategy>() -> (Vec<f64>, Vec<f64>) {
 fn assert_close(custom: &[f64], reference: &[f64]) {
     assert_eq!(custom.len(), reference.len());
     for (c, r) in custom.iter().zip(reference) {
-        assert!((c - r).abs() <= 1e-12 * (1.0 + r.abs()), "{custom:?} vs {reference:?}");
+        assert!(
+            (c - r).abs() <= 1e-12 * (1.0 + r.abs()),
+            "{custom:?} vs {reference:?}"
+        );
     }
 }
 

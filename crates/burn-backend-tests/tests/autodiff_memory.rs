@@ -33,7 +33,10 @@ unsafe impl GlobalAlloc for Counting {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        LIVE_BYTES.fetch_add(new_size as isize - layout.size() as isize, Ordering::Relaxed);
+        LIVE_BYTES.fetch_add(
+            new_size as isize - layout.size() as isize,
+            Ordering::Relaxed,
+        );
         unsafe { System.realloc(ptr, layout, new_size) }
     }
 }
@@ -99,8 +102,12 @@ fn training_loop_keeps_graph_and_memory_flat(device: &Device) {
     let ad = device.autodiff();
     let x = Tensor::<2>::random([32, 64], burn::tensor::Distribution::Default, &ad);
     let target = Tensor::<2>::random([32, 16], burn::tensor::Distribution::Default, &ad);
-    let mut w = Tensor::<2>::random([64, 16], burn::tensor::Distribution::Uniform(-0.1, 0.1), &ad)
-        .require_grad();
+    let mut w = Tensor::<2>::random(
+        [64, 16],
+        burn::tensor::Distribution::Uniform(-0.1, 0.1),
+        &ad,
+    )
+    .require_grad();
     let mut checkpoint = (0usize, 0isize, 0usize);
     let steps = 10_000;
     let mut first_loss = 0.0;
@@ -133,9 +140,15 @@ fn training_loop_keeps_graph_and_memory_flat(device: &Device) {
         checkpoint.2 as f64 / MIB,
         end.2 as f64 / MIB,
     );
-    assert!(last_loss < first_loss, "the loop must train: {first_loss} -> {last_loss}");
+    assert!(
+        last_loss < first_loss,
+        "the loop must train: {first_loss} -> {last_loss}"
+    );
     assert_eq!(end.0, checkpoint.0, "graph nodes accumulate across steps");
-    assert_eq!(end.0, 1, "only the parameter's leaf node stays alive between steps");
+    assert_eq!(
+        end.0, 1,
+        "only the parameter's leaf node stays alive between steps"
+    );
     assert!(
         (end.1 - checkpoint.1).abs() < 64 * 1024,
         "live heap grew from {} to {} bytes",

@@ -6,10 +6,11 @@ use crate::graph::{NodeId, NodeRef, lock};
 use burn_backend::{Backend, tensor::FloatTensor};
 use std::collections::HashMap;
 
-/// Gives backward steps their saved values during one backward pass. Values recomputed from
-/// the graph are cached for the rest of the pass, so each is computed at most once.
+/// Gives backward steps their saved values during one backward pass. A value recomputed from
+/// the graph is cached until the pass reaches its node's order: every step that could still
+/// need it (its consumers, of higher order) has run by then.
 pub struct Checkpointer<B: Backend> {
-    cache: HashMap<NodeId, FloatTensor<B>>,
+    cache: HashMap<NodeId, (usize, FloatTensor<B>)>,
 }
 
 impl<B: Backend> Checkpointer<B> {
@@ -17,6 +18,12 @@ impl<B: Backend> Checkpointer<B> {
         Self {
             cache: HashMap::new(),
         }
+    }
+
+    /// Drops the cached values of nodes of order `order` or more: the pass runs steps from
+    /// the highest order down, and only steps of higher order than a node read its value.
+    pub(crate) fn evict_from(&mut self, order: usize) {
+        self.cache.retain(|_, (node_order, _)| *node_order < order);
     }
 
     /// The value `saved` stands for.
@@ -45,11 +52,11 @@ impl<B: Backend> Checkpointer<B> {
                     .iter()
                     .map(|input| match &input.0 {
                         SavedInner::Value(value) => value.clone(),
-                        SavedInner::Recompute(n) => self.cache[&n.id].clone(),
+                        SavedInner::Recompute(n) => self.cache[&n.id].1.clone(),
                     })
                     .collect();
                 let value = (retro.forward)(inputs);
-                self.cache.insert(node.id, value);
+                self.cache.insert(node.id, (node.order, value));
             } else {
                 stack.push((node.clone(), true));
                 for input in &retro.inputs {
@@ -61,6 +68,6 @@ impl<B: Backend> Checkpointer<B> {
                 }
             }
         }
-        self.cache[&target.id].clone()
+        self.cache[&target.id].1.clone()
     }
 }

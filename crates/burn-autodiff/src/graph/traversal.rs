@@ -63,6 +63,7 @@ pub(crate) fn backward<B: Backend>(
             }
         };
         if let StepSlot::Pending(step) = slot {
+            checkpointer.evict_from(node.order);
             step.step(&mut grads, &mut checkpointer);
         }
         node.release();

@@ -1,7 +1,7 @@
 //! Backward rules of matmul, reductions, scans and sorting.
 
 use super::backward::{binary, saved, unary};
-use super::record::{AT, FT, linear_op, record, reduce_to_shape, unary_op};
+use super::record::{AT, FT, fit_to_input, linear_op, record, unary_op};
 use crate::checkpoint::Saved;
 use crate::checkpoint::strategy::CheckpointStrategy;
 use burn_backend::IndexingUpdateOp;
@@ -41,6 +41,7 @@ fn scatter_into_zeros<B: Backend>(
 
 pub(crate) fn matmul<B: Backend, C: CheckpointStrategy>(lhs: AT<B>, rhs: AT<B>) -> AT<B> {
     let (lhs_shape, rhs_shape) = (lhs.shape(), rhs.shape());
+    let (lhs_dtype, rhs_dtype) = (lhs.dtype(), rhs.dtype());
     let output = B::float_matmul(lhs.primitive().clone(), rhs.primitive().clone());
     // Each input's gradient needs the other input only: keep just what will be used.
     let (need_lhs, need_rhs) = (rhs.is_tracked(), lhs.is_tracked());
@@ -64,11 +65,13 @@ pub(crate) fn matmul<B: Backend, C: CheckpointStrategy>(lhs: AT<B>, rhs: AT<B>) 
                 grads,
                 |g| {
                     let r = r.expect("the rhs is kept when the lhs is tracked");
-                    reduce_to_shape::<B>(B::float_matmul(g, B::float_transpose(r)), &lhs_shape)
+                    let grad = B::float_matmul(g, B::float_transpose(r));
+                    fit_to_input::<B>(grad, &lhs_shape, lhs_dtype)
                 },
                 |g| {
                     let l = l.expect("the lhs is kept when the rhs is tracked");
-                    reduce_to_shape::<B>(B::float_matmul(B::float_transpose(l), g), &rhs_shape)
+                    let grad = B::float_matmul(B::float_transpose(l), g);
+                    fit_to_input::<B>(grad, &rhs_shape, rhs_dtype)
                 },
             )
         },
@@ -182,20 +185,49 @@ pub(crate) fn cumsum<B: Backend, C: CheckpointStrategy>(tensor: AT<B>, dim: usiz
 }
 
 pub(crate) fn cumprod<B: Backend, C: CheckpointStrategy>(tensor: AT<B>, dim: usize) -> AT<B> {
-    // d/dx_i = sum_{k >= i} g_k * out_k / x_i (non-finite where x_i == 0).
     unary_op::<B, C>(
         tensor,
         move |x| B::float_cumprod(x, dim),
-        move |x, g| {
-            let out = B::float_cumprod(x.clone(), dim);
-            let weighted = B::float_mul(g, out);
-            let suffix = B::float_flip(
-                B::float_cumsum(B::float_flip(weighted, &[dim]), dim),
-                &[dim],
-            );
-            B::float_div(suffix, x)
-        },
+        move |x, g| cumprod_backward::<B>(x, g, dim),
     )
+}
+
+/// `dx_i = sum_{k >= i} g_k * prod_{j <= k, j != i} x_j`, exact with zeros too: along a new
+/// axis `i` next to `dim`, the input with `x_i` replaced by 1 is cumulated once per `i`
+/// (O(n²) in the size of `dim`, which is small where cumulative products are used).
+fn cumprod_backward<B: Backend>(x: FT<B>, g: FT<B>, dim: usize) -> FT<B> {
+    let shape = x.shape();
+    let n = shape[dim];
+    let device = B::float_device(&x);
+    let int_dtype = get_device_settings::<B>(&device).int_dtype;
+    // [.., n (i), n (k), ..]: the new axis `i` sits at `dim`, the original one moves to dim + 1.
+    let mut wide = shape.dims.clone();
+    wide.insert(dim, n);
+    let wide = Shape::from(wide);
+    let mut pair = vec![1; shape.num_dims() + 1];
+    pair[dim] = n;
+    pair[dim + 1] = n;
+    let index = |axis: usize| {
+        let mut line = vec![1; shape.num_dims() + 1];
+        line[axis] = n;
+        let arange = B::int_arange(0..n as i64, &device, int_dtype);
+        B::int_expand(
+            B::int_reshape(arange, Shape::from(line)),
+            Shape::from(pair.clone()),
+        )
+    };
+    let (i, k) = (index(dim), index(dim + 1));
+    let diagonal = B::bool_expand(B::int_equal(i.clone(), k.clone()), wide.clone());
+    let before = B::bool_expand(B::int_lower(k, i), wide.clone());
+    let spread = |t: FT<B>| {
+        let mut one_axis = shape.dims.clone();
+        one_axis.insert(dim, 1);
+        B::float_expand(B::float_reshape(t, Shape::from(one_axis)), wide.clone())
+    };
+    let without_i = B::float_mask_fill(spread(x), diagonal, 1.0.into());
+    let partial = B::float_cumprod(without_i, dim + 1);
+    let terms = B::float_mask_fill(B::float_mul(spread(g), partial), before, 0.0.into());
+    B::float_reshape(B::float_sum_dim(terms, dim + 1), shape)
 }
 
 pub(crate) fn cumulative_extremum<B: Backend, C: CheckpointStrategy>(

@@ -7,7 +7,7 @@ use crate::checkpoint::strategy::CheckpointStrategy;
 use crate::checkpoint::{Checkpointer, ForwardFn, Saved};
 use crate::grads::Gradients;
 use crate::tensor::AutodiffTensor;
-use burn_backend::{Backend, Shape, TensorMetadata, tensor::FloatTensor};
+use burn_backend::{Backend, DType, FloatDType, Shape, TensorMetadata, tensor::FloatTensor};
 use core::marker::PhantomData;
 use std::sync::Arc;
 
@@ -121,6 +121,7 @@ where
     C: CheckpointStrategy,
 {
     let (lhs_shape, rhs_shape) = (lhs.shape(), rhs.shape());
+    let (lhs_dtype, rhs_dtype) = (lhs.dtype(), rhs.dtype());
     let output = forward(lhs.primitive().clone(), rhs.primitive().clone());
     let retro: ForwardFn<B> = Arc::new(move |mut v: Vec<FT<B>>| {
         let rhs = v.pop().expect("two inputs");
@@ -136,8 +137,8 @@ where
                 ops.parents,
                 ops.node,
                 grads,
-                |g| reduce_to_shape::<B>(backward_lhs(g), &lhs_shape),
-                |g| reduce_to_shape::<B>(backward_rhs(g), &rhs_shape),
+                |g| fit_to_input::<B>(backward_lhs(g), &lhs_shape, lhs_dtype),
+                |g| fit_to_input::<B>(backward_rhs(g), &rhs_shape, rhs_dtype),
             )
         },
     )
@@ -158,6 +159,7 @@ where
     C: CheckpointStrategy,
 {
     let (lhs_shape, rhs_shape) = (lhs.shape(), rhs.shape());
+    let (lhs_dtype, rhs_dtype) = (lhs.dtype(), rhs.dtype());
     let output = forward(lhs.primitive().clone(), rhs.primitive().clone());
     let retro: ForwardFn<B> = Arc::new(move |mut v: Vec<FT<B>>| {
         let rhs = v.pop().expect("two inputs");
@@ -181,11 +183,22 @@ where
                 ops.parents,
                 ops.node,
                 grads,
-                |g| reduce_to_shape::<B>(backward_lhs(l, r, g), &lhs_shape),
-                |g| reduce_to_shape::<B>(backward_rhs(l2, r2, g), &rhs_shape),
+                |g| fit_to_input::<B>(backward_lhs(l, r, g), &lhs_shape, lhs_dtype),
+                |g| fit_to_input::<B>(backward_rhs(l2, r2, g), &rhs_shape, rhs_dtype),
             )
         },
     )
+}
+
+/// `grad` summed back to the shape of its input (see [`reduce_to_shape`]) and cast to its
+/// dtype (a binary op on mixed dtypes computes in the wider one).
+pub(crate) fn fit_to_input<B: Backend>(grad: FT<B>, shape: &Shape, dtype: DType) -> FT<B> {
+    let grad = reduce_to_shape::<B>(grad, shape);
+    if grad.dtype() == dtype {
+        grad
+    } else {
+        B::float_cast(grad, FloatDType::from_dtype(dtype))
+    }
 }
 
 /// Sums `grad` over the dimensions `shape` broadcast (size 1 there, larger in `grad`), so

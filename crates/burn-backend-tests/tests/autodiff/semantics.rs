@@ -141,16 +141,14 @@ fn detach_and_set_require_grad_cut_the_graph() {
 }
 
 #[test]
-fn require_grad_on_an_intermediate_or_a_plain_device_panics() {
+fn require_grad_panics_on_an_intermediate_and_is_ignored_on_a_plain_device() {
     let x = leaf(&[1.0]);
     let y = x.exp();
     let err = std::panic::catch_unwind(|| y.require_grad()).expect_err("not a leaf");
     let message = panic_message(err);
     assert!(message.contains("not a leaf"), "{message}");
-    let plain = Tensor::<1>::from_floats([1.0], &device());
-    let err = std::panic::catch_unwind(|| plain.require_grad()).expect_err("plain device");
-    let message = panic_message(err);
-    assert!(message.contains("autodiff"), "{message}");
+    let plain = Tensor::<1>::from_floats([1.0], &device()).require_grad();
+    assert!(!plain.is_require_grad(), "a plain device tracks nothing");
 }
 
 #[test]
@@ -182,4 +180,16 @@ fn gradients_can_be_removed_and_replaced() {
     assert!(x.grad(&grads).is_none());
     x.grad_replace(&mut grads, Tensor::<1>::from_floats([9.0, 9.0], &device()));
     assert_eq!(values(x.grad(&grads).unwrap()), vec![9.0, 9.0]);
+}
+
+#[test]
+fn gradients_keep_the_dtype_of_their_leaf() {
+    use burn::tensor::{DType, FloatDType};
+    let x = Tensor::<1>::from_data(TensorData::from([1.0f32, 2.0]), (&ad(), FloatDType::F32))
+        .require_grad();
+    let c = Tensor::<1>::from_data(TensorData::from([3.0f64, 4.0]), (&ad(), FloatDType::F64));
+    let grads = (x.clone() * c).sum().backward();
+    let grad = x.grad(&grads).unwrap();
+    assert_eq!(grad.dtype(), DType::F32);
+    assert_eq!(values(grad), vec![3.0, 4.0]);
 }

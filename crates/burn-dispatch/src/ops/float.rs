@@ -58,11 +58,8 @@ impl FloatTensorOps<Self> for Dispatch {
                 let t = if require_grad { t.require_grad() } else { t.detach() };
                 E::wrap_autodiff(t, strategy)
             }
-            _ if require_grad => panic!(
-                "require_grad: the tensor is on a plain {} device, which records no gradients; \
-                 create it on `device.autodiff()`",
-                E::NAME
-            ),
+            // A plain device records nothing: the flag is accepted and ignored (as in Burn,
+            // where modules mark parameters whatever the device).
             other => E::wrap(other),
         })
     }

@@ -235,7 +235,11 @@ impl<const D: usize> Tensor<D, Float> {
         Self::from_primitive(Dispatch::float_detach(self.into_primitive()))
     }
 
-    /// Marks the tensor as a leaf that needs a gradient.
+    /// Marks the tensor as a leaf that needs a gradient. On a plain device (not
+    /// `device.autodiff()`) nothing is tracked and the call changes nothing.
+    ///
+    /// # Panics
+    /// On the result of tracked operations (not a leaf): `detach` it first.
     pub fn require_grad(self) -> Self {
         self.set_require_grad(true)
     }

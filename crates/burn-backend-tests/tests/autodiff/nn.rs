@@ -1,0 +1,368 @@
+//! Gradients of the neural-network functions: activations, softmax and friends,
+//! convolutions, pooling, interpolation, embedding, linear, attention and losses.
+//!
+//! The int indices of `embedding` and bool attention masks have no gradient by design.
+//! Inputs keep away from kinks (relu at 0, hard_sigmoid and relu6 at their bounds) and pooling
+//! inputs are distinct, so each max is unique.
+
+use super::{
+    bools, distinct, inner_constant, ints, off_integer, shaped, signed, uniform, unit, values,
+};
+use burn::tensor::ops::{
+    AttentionModuleOptions, ConvOptions, ConvTransposeOptions, InterpolateMode, InterpolateOptions,
+};
+use burn::tensor::{activation as act, loss, module};
+
+/// `off_integer` scaled by 3: away from the multiples of 1.5 (the kinks of relu6 at 0 and 6
+/// and of hard_swish at ±3).
+fn off_multiple_of_three(len: usize) -> super::Generator {
+    let base = off_integer(len);
+    Box::new(move |s| {
+        let mut input = base(s);
+        input.values.iter_mut().for_each(|v| *v *= 3.0);
+        input
+    })
+}
+
+unary_cases! {
+    relu: signed(0.2, 2.0) => |x| act::relu(x);
+    leaky_relu: signed(0.2, 2.0) => |x| act::leaky_relu(x, 0.1);
+    gelu: uniform(-3.0, 3.0) => |x| act::gelu(x);
+    gelu_tanh: uniform(-3.0, 3.0) => |x| act::gelu_tanh(x);
+    sigmoid: uniform(-4.0, 4.0) => |x| act::sigmoid(x);
+    log_sigmoid: uniform(-4.0, 4.0) => |x| act::log_sigmoid(x);
+    // alpha 0.2, beta 0.5: linear on (-2.5, 2.5); the inputs keep 0.1 away from ±2.5.
+    hard_sigmoid: off_integer() => |x| act::hard_sigmoid(x, 0.2, 0.5);
+    silu: uniform(-3.0, 3.0) => |x| act::silu(x);
+    swish: uniform(-3.0, 3.0) => |x| act::swish(x);
+    mish: uniform(-3.0, 3.0) => |x| act::mish(x);
+    tanh: uniform(-2.0, 2.0) => |x| act::tanh(x);
+    softplus: signed(0.2, 3.0) => |x| act::softplus(x, 1.0);
+    softplus_beta: signed(0.2, 3.0) => |x| act::softplus(x, 2.5);
+    elu: signed(0.2, 2.0) => |x| act::elu(x, 1.3);
+    relu6: off_multiple_of_three() => |x| act::relu6(x);
+    hard_swish: off_multiple_of_three() => |x| act::hard_swish(x);
+    softmax: uniform(-2.0, 2.0) => |x| act::softmax(x, 1);
+    softmax_dim0: uniform(-2.0, 2.0) => |x| act::softmax(x, 0);
+    log_softmax: uniform(-2.0, 2.0) => |x| act::log_softmax(x, 1);
+    log_softmax_dim0: uniform(-2.0, 2.0) => |x| act::log_softmax(x, 0);
+    softmin: uniform(-2.0, 2.0) => |x| act::softmin(x, 1);
+}
+
+grad_cases! {
+    glu: [uniform(12, -2.0, 2.0)] => |t| act::glu(shaped(&t[0], [3, 4]), 1);
+    // prelu: the input away from 0, and the per-channel slopes tracked too.
+    prelu: [signed(12, 0.2, 2.0), uniform(3, 0.05, 0.5)]
+        => |t| act::prelu(shaped(&t[0], [2, 3, 2]), t[1].clone());
+    prelu_single_slope: [signed(6, 0.2, 2.0), uniform(1, 0.05, 0.5)]
+        => |t| act::prelu(shaped(&t[0], [2, 3]), t[1].clone());
+
+    // Far tails, where naive formulas overflow or cancel.
+    sigmoid_tails: [values(&[-30.0, -12.0, 12.0, 30.0, -0.5, 0.7])]
+        => |t| act::sigmoid(shaped(&t[0], [2, 3]));
+    log_sigmoid_tails: [values(&[-40.0, -15.0, 15.0, 40.0, -0.5, 0.7])]
+        => |t| act::log_sigmoid(shaped(&t[0], [2, 3]));
+    softplus_tails: [values(&[-40.0, -15.0, 15.0, 40.0, -0.5, 0.7])]
+        => |t| act::softplus(shaped(&t[0], [2, 3]), 1.0);
+    mish_tails: [values(&[-30.0, -10.0, 10.0, 30.0, -0.5, 0.7])]
+        => |t| act::mish(shaped(&t[0], [2, 3]));
+    gelu_tails: [values(&[-8.0, -5.0, 5.0, 8.0, -0.5, 0.7])]
+        => |t| act::gelu(shaped(&t[0], [2, 3]));
+    elu_tails: [values(&[-30.0, -10.0, 10.0, 30.0, -0.5, 0.7])]
+        => |t| act::elu(shaped(&t[0], [2, 3]), 1.0);
+    softmax_large_logits: [values(&[100.0, 101.0, 99.5, -100.0, -101.0, -99.0])]
+        => |t| act::softmax(shaped(&t[0], [2, 3]), 1);
+    log_softmax_large_logits: [values(&[100.0, 101.0, 99.5, -100.0, -101.0, -99.0])]
+        => |t| act::log_softmax(shaped(&t[0], [2, 3]), 1);
+    // Over a dim of size 1 softmax is constant 1: gradient zero (the product keeps it visible).
+    softmax_size_one: [unit(6)] => |t| {
+        let x = shaped(&t[0], [2, 3, 1]);
+        act::softmax(x.clone(), 2) * x
+    };
+
+    // ---- convolutions ---------------------------------------------------------------------------
+    conv1d: [unit(20), unit(18), unit(3)] => |t| {
+        module::conv1d(
+            shaped(&t[0], [2, 2, 5]),
+            shaped(&t[1], [3, 2, 3]),
+            Some(t[2].clone()),
+            ConvOptions::new([1], [1], [1], 1),
+        )
+    };
+    conv1d_strided_dilated_grouped: [unit(24), unit(16), unit(4)] => |t| {
+        module::conv1d(
+            shaped(&t[0], [1, 4, 6]),
+            shaped(&t[1], [4, 2, 2]),
+            Some(t[2].clone()),
+            ConvOptions::new([2], [1], [2], 2),
+        )
+    };
+    conv1d_no_bias: [unit(20), unit(12)] => |t| {
+        module::conv1d(
+            shaped(&t[0], [2, 2, 5]),
+            shaped(&t[1], [2, 2, 3]),
+            None,
+            ConvOptions::new([2], [0], [1], 1),
+        )
+    };
+    conv2d: [unit(32), unit(16), unit(2)] => |t| {
+        module::conv2d(
+            shaped(&t[0], [1, 2, 4, 4]),
+            shaped(&t[1], [2, 2, 2, 2]),
+            Some(t[2].clone()),
+            ConvOptions::new([1, 1], [1, 0], [1, 1], 1),
+        )
+    };
+    conv2d_strided_dilated_grouped: [unit(40), unit(8), unit(2)] => |t| {
+        module::conv2d(
+            shaped(&t[0], [1, 2, 5, 4]),
+            shaped(&t[1], [2, 1, 2, 2]),
+            Some(t[2].clone()),
+            ConvOptions::new([2, 1], [1, 1], [1, 2], 2),
+        )
+    };
+    conv2d_grouped_two_outputs_per_group: [unit(32), unit(16), unit(4)] => |t| {
+        module::conv2d(
+            shaped(&t[0], [1, 2, 4, 4]),
+            shaped(&t[1], [4, 1, 2, 2]),
+            Some(t[2].clone()),
+            ConvOptions::new([1, 2], [1, 1], [2, 1], 2),
+        )
+    };
+    conv2d_no_bias_batch: [unit(36), unit(12)] => |t| {
+        module::conv2d(
+            shaped(&t[0], [2, 2, 3, 3]),
+            shaped(&t[1], [3, 2, 1, 2]),
+            None,
+            ConvOptions::new([1, 2], [0, 1], [1, 1], 1),
+        )
+    };
+    conv2d_inner_device_input: [unit(16)] => |t| {
+        let x = inner_constant(&[0.5, -1.0, 2.0, 1.5, -0.25, 3.0, 1.0, 0.75, -2.0], [1, 1, 3, 3]);
+        let options = ConvOptions::new([1, 1], [0, 0], [1, 1], 1);
+        module::conv2d(x, shaped(&t[0], [4, 1, 2, 2]), None, options)
+    };
+    conv_transpose1d: [unit(8), unit(18), unit(3)] => |t| {
+        module::conv_transpose1d(
+            shaped(&t[0], [1, 2, 4]),
+            shaped(&t[1], [2, 3, 3]),
+            Some(t[2].clone()),
+            ConvTransposeOptions::new([2], [1], [1], [1], 1),
+        )
+    };
+    conv_transpose1d_dilated_grouped: [unit(24), unit(8)] => |t| {
+        module::conv_transpose1d(
+            shaped(&t[0], [2, 4, 3]),
+            shaped(&t[1], [4, 1, 2]),
+            None,
+            ConvTransposeOptions::new([1], [0], [0], [2], 2),
+        )
+    };
+    conv_transpose1d_all_options: [unit(12), unit(12), unit(2)] => |t| {
+        module::conv_transpose1d(
+            shaped(&t[0], [1, 4, 3]),
+            shaped(&t[1], [4, 1, 3]),
+            Some(t[2].clone()),
+            ConvTransposeOptions::new([2], [1], [1], [2], 2),
+        )
+    };
+    conv_transpose2d: [unit(18), unit(16), unit(2)] => |t| {
+        module::conv_transpose2d(
+            shaped(&t[0], [1, 2, 3, 3]),
+            shaped(&t[1], [2, 2, 2, 2]),
+            Some(t[2].clone()),
+            ConvTransposeOptions::new([2, 1], [1, 0], [1, 0], [1, 2], 1),
+        )
+    };
+    conv_transpose2d_grouped: [unit(16), unit(16), unit(4)] => |t| {
+        module::conv_transpose2d(
+            shaped(&t[0], [1, 4, 2, 2]),
+            shaped(&t[1], [4, 2, 2, 1]),
+            Some(t[2].clone()),
+            ConvTransposeOptions::new([1, 2], [0, 0], [0, 1], [1, 1], 2),
+        )
+    };
+
+    // ---- pooling --------------------------------------------------------------------------------
+    avg_pool1d: [unit(14)]
+        => |t| module::avg_pool1d(shaped(&t[0], [1, 2, 7]), 3, 2, 1, true, false);
+    avg_pool1d_exclude_pad_ceil: [unit(14)]
+        => |t| module::avg_pool1d(shaped(&t[0], [1, 2, 7]), 3, 2, 1, false, true);
+    avg_pool2d: [unit(40)]
+        => |t| module::avg_pool2d(shaped(&t[0], [1, 2, 5, 4]), [2, 3], [2, 1], [1, 1], true, false);
+    avg_pool2d_exclude_pad_ceil: [unit(40)]
+        => |t| module::avg_pool2d(shaped(&t[0], [1, 2, 5, 4]), [2, 2], [2, 2], [1, 0], false, true);
+    max_pool1d: [distinct(14, -2.0, 2.0)]
+        => |t| module::max_pool1d(shaped(&t[0], [1, 2, 7]), 3, 2, 1, 1, false);
+    max_pool1d_dilated_ceil: [distinct(14, -2.0, 2.0)]
+        => |t| module::max_pool1d(shaped(&t[0], [2, 1, 7]), 2, 2, 0, 2, true);
+    max_pool2d: [distinct(40, -2.0, 2.0)] => |t| {
+        let x = shaped(&t[0], [1, 2, 5, 4]);
+        module::max_pool2d(x, [2, 2], [2, 1], [1, 0], [1, 1], false)
+    };
+    max_pool2d_dilated_ceil: [distinct(40, -2.0, 2.0)] => |t| {
+        let x = shaped(&t[0], [2, 1, 5, 4]);
+        module::max_pool2d(x, [2, 2], [2, 1], [0, 1], [1, 2], true)
+    };
+    max_pool2d_with_indices: [distinct(32, -2.0, 2.0)] => |t| {
+        let (pooled, indices) = module::max_pool2d_with_indices(
+            shaped(&t[0], [1, 2, 4, 4]),
+            [3, 3],
+            [1, 1],
+            [1, 1],
+            [1, 1],
+            false,
+        );
+        pooled * indices.float().add_scalar(1.0)
+    };
+    adaptive_avg_pool1d: [unit(14)]
+        => |t| module::adaptive_avg_pool1d(shaped(&t[0], [1, 2, 7]), 3);
+    adaptive_avg_pool1d_upsample: [unit(6)]
+        => |t| module::adaptive_avg_pool1d(shaped(&t[0], [2, 1, 3]), 5);
+    adaptive_avg_pool2d_mixed: [unit(24)]
+        => |t| module::adaptive_avg_pool2d(shaped(&t[0], [1, 2, 3, 4]), [5, 3]);
+    adaptive_avg_pool2d: [unit(40)]
+        => |t| module::adaptive_avg_pool2d(shaped(&t[0], [1, 2, 5, 4]), [3, 3]);
+
+    // ---- interpolation --------------------------------------------------------------------------
+    interpolate_nearest: [unit(24)] => |t| {
+        let options = InterpolateOptions::new(InterpolateMode::Nearest).with_align_corners(false);
+        module::interpolate(shaped(&t[0], [1, 2, 3, 4]), [5, 6], options)
+    };
+    interpolate_nearest_downsample: [unit(40)] => |t| {
+        let options = InterpolateOptions::new(InterpolateMode::Nearest).with_align_corners(false);
+        module::interpolate(shaped(&t[0], [1, 2, 5, 4]), [3, 3], options)
+    };
+    interpolate_bilinear: [unit(24)] => |t| {
+        let options = InterpolateOptions::new(InterpolateMode::Bilinear);
+        module::interpolate(shaped(&t[0], [1, 2, 3, 4]), [5, 6], options)
+    };
+    interpolate_bilinear_unaligned: [unit(24)] => |t| {
+        let options = InterpolateOptions::new(InterpolateMode::Bilinear).with_align_corners(false);
+        module::interpolate(shaped(&t[0], [1, 2, 3, 4]), [5, 3], options)
+    };
+    interpolate_bicubic: [unit(24)] => |t| {
+        let options = InterpolateOptions::new(InterpolateMode::Bicubic);
+        module::interpolate(shaped(&t[0], [1, 2, 3, 4]), [5, 6], options)
+    };
+    interpolate_bicubic_unaligned: [unit(24)] => |t| {
+        let options = InterpolateOptions::new(InterpolateMode::Bicubic).with_align_corners(false);
+        module::interpolate(shaped(&t[0], [1, 2, 3, 4]), [4, 7], options)
+    };
+
+    interpolate_bilinear_downsample: [unit(40)] => |t| {
+        let options = InterpolateOptions::new(InterpolateMode::Bilinear).with_align_corners(false);
+        module::interpolate(shaped(&t[0], [1, 2, 5, 4]), [3, 3], options)
+    };
+    interpolate_bicubic_downsample: [unit(40)] => |t| {
+        let options = InterpolateOptions::new(InterpolateMode::Bicubic);
+        module::interpolate(shaped(&t[0], [1, 2, 5, 4]), [3, 2], options)
+    };
+
+    // ---- embedding, linear, attention -----------------------------------------------------------
+    embedding: [unit(15)] => |t| {
+        let weights = shaped(&t[0], [5, 3]);
+        let indices = ints(&[4, 0, 4, 2, 2, 1], [2, 3], &weights);
+        module::embedding(weights, indices).exp()
+    };
+    linear: [unit(6), unit(12), unit(4)] => |t| {
+        module::linear(shaped(&t[0], [2, 3]), shaped(&t[1], [3, 4]), Some(t[2].clone())).exp()
+    };
+    linear_vector: [unit(3), unit(12), unit(4)] => |t| {
+        module::linear(t[0].clone(), shaped(&t[1], [3, 4]), Some(t[2].clone())).exp()
+    };
+    linear_batched_no_bias: [unit(12), unit(6)] => |t| {
+        module::linear(shaped(&t[0], [2, 2, 3]), shaped(&t[1], [3, 2]), None).exp()
+    };
+    attention: [unit(24), unit(32), unit(24)] => |t| {
+        module::attention(
+            shaped(&t[0], [1, 2, 3, 4]),
+            shaped(&t[1], [1, 2, 4, 4]),
+            shaped(&t[2], [1, 2, 4, 3]),
+            None,
+            AttentionModuleOptions::default(),
+        )
+    };
+    attention_inner_device_query: [unit(32), unit(24)] => |t| {
+        let q: Vec<f64> = (0..24).map(|i| ((i * 7) % 11) as f64 / 11.0 - 0.5).collect();
+        module::attention(
+            inner_constant(&q, [1, 2, 3, 4]),
+            shaped(&t[0], [1, 2, 4, 4]),
+            shaped(&t[1], [1, 2, 4, 3]),
+            None,
+            AttentionModuleOptions::default(),
+        )
+    };
+    attention_masked: [unit(24), unit(32), unit(24)] => |t| {
+        let q = shaped(&t[0], [1, 2, 3, 4]);
+        // One mask for both heads: [1, 1, 3, 4], a key hidden from each query.
+        let mask = bools(
+            &[false, true, false, false, true, false, false, true, false, false, true, false],
+            [1, 1, 3, 4],
+            &q,
+        );
+        module::attention(
+            q,
+            shaped(&t[1], [1, 2, 4, 4]),
+            shaped(&t[2], [1, 2, 4, 3]),
+            Some(mask),
+            AttentionModuleOptions::default(),
+        )
+    };
+    attention_fully_masked_row: [unit(24), unit(32), unit(24)] => |t| {
+        // The second query sees no key: its output is zero, and so are its gradients.
+        let q = shaped(&t[0], [1, 2, 3, 4]);
+        let mask = bools(
+            &[false, false, true, false, true, true, true, true, false, true, false, false],
+            [1, 1, 3, 4],
+            &q,
+        );
+        module::attention(
+            q,
+            shaped(&t[1], [1, 2, 4, 4]),
+            shaped(&t[2], [1, 2, 4, 3]),
+            Some(mask),
+            AttentionModuleOptions::default(),
+        )
+    };
+    attention_causal_scaled_softcap: [unit(24), unit(32), unit(24)] => |t| {
+        let options = AttentionModuleOptions {
+            scale: Some(0.8),
+            softcap: Some(2.0),
+            is_causal: true,
+        };
+        module::attention(
+            shaped(&t[0], [1, 2, 3, 4]),
+            shaped(&t[1], [1, 2, 4, 4]),
+            shaped(&t[2], [1, 2, 4, 3]),
+            None,
+            options,
+        )
+    };
+
+    // ---- losses ---------------------------------------------------------------------------------
+    cross_entropy_large_logits: [
+        values(&[60.0, 58.0, -40.0, 61.5, -70.0, 0.5]),
+        uniform(6, 0.0, 1.0),
+    ]
+        => |t| loss::cross_entropy_with_logits(shaped(&t[0], [2, 3]), shaped(&t[1], [2, 3]));
+    binary_cross_entropy_large_logits: [
+        values(&[60.0, -58.0, -40.0, 41.5, -70.0, 0.5]),
+        uniform(6, 0.0, 1.0),
+    ] => |t| {
+        loss::binary_cross_entropy_with_logits(shaped(&t[0], [2, 3]), shaped(&t[1], [2, 3]))
+    };
+    cross_entropy_with_logits: [uniform(12, -2.0, 2.0), uniform(12, 0.0, 1.0)]
+        => |t| loss::cross_entropy_with_logits(shaped(&t[0], [3, 4]), shaped(&t[1], [3, 4]));
+    mse_loss: [uniform(12, -2.0, 2.0), uniform(12, -2.0, 2.0)]
+        => |t| loss::mse_loss(shaped(&t[0], [3, 4]), shaped(&t[1], [3, 4]));
+    // Prediction and target from one set of distinct values: |prediction - target| >= 0.16
+    // (|·| has a kink at 0).
+    l1_loss: [distinct(24, -2.0, 2.0)] => |t| {
+        let x = shaped(&t[0], [2, 3, 4]);
+        loss::l1_loss(x.clone().narrow(0, 0, 1), x.narrow(0, 1, 1))
+    };
+    binary_cross_entropy_with_logits: [signed(12, 0.2, 3.0), uniform(12, 0.0, 1.0)] => |t| {
+        loss::binary_cross_entropy_with_logits(shaped(&t[0], [3, 4]), shaped(&t[1], [3, 4]))
+    };
+}
