@@ -12,8 +12,7 @@
 //! ```
 
 use super::base::Tensor;
-use crate::BridgeTensor;
-use crate::kind::{BasicOps, Float};
+use crate::kind::Float;
 use burn_backend::AutodiffBackend;
 use burn_dispatch::Dispatch;
 use burn_dispatch::burn_autodiff::{BackwardError, Gradients};
@@ -51,25 +50,5 @@ impl<const D: usize> Tensor<D, Float> {
     /// Sets this tensor's gradient in `grads`.
     pub fn grad_replace(&self, grads: &mut Gradients, grad: Tensor<D, Float>) {
         Dispatch::grad_replace(self.primitive(), grads, grad.into_primitive())
-    }
-}
-
-impl<const D: usize, K: BasicOps> Tensor<D, K> {
-    /// The same values on the inner device (no autodiff): a float tensor leaves the graph.
-    /// Int and bool tensors are unchanged.
-    pub fn inner(self) -> Self {
-        match self.into_bridge() {
-            BridgeTensor::Float(t) => Self::from_primitive(Dispatch::inner(t)),
-            other => Self::from_primitive(other.into_primitive()),
-        }
-    }
-
-    /// A tensor of the inner device seen from its autodiff device (untracked until
-    /// `require_grad`). Int and bool tensors are unchanged.
-    pub fn from_inner(inner: Self) -> Self {
-        match inner.into_bridge() {
-            BridgeTensor::Float(t) => Self::from_primitive(Dispatch::from_inner(t)),
-            other => Self::from_primitive(other.into_primitive()),
-        }
     }
 }

@@ -9,6 +9,7 @@ pub(crate) mod check;
 mod display;
 mod float;
 mod indexing;
+mod inner;
 mod int;
 mod layout;
 mod numeric;

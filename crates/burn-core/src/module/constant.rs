@@ -1,0 +1,95 @@
+//! `Module` for what a module carries besides parameters: constants (numbers, strings),
+//! `Ignored` values, and containers of modules (`Option`, `Vec`, arrays).
+
+use super::base::{Module, ModuleMapper, ModuleVisitor};
+
+/// Plain values are constants of the module tree: visited and mapped as nothing.
+macro_rules! constant_module {
+    ($($ty:ty),* $(,)?) => {$(
+        impl Module for $ty {
+            fn visit<V: ModuleVisitor>(&self, _visitor: &mut V) {}
+            fn map<M: ModuleMapper>(self, _mapper: &mut M) -> Self {
+                self
+            }
+        }
+    )*};
+}
+
+constant_module!(
+    bool, u8, u16, u32, u64, usize, i8, i16, i32, i64, isize, f32, f64, String
+);
+
+/// A field the module tree ignores (any `Clone + Debug + Send` value: a closure's config,
+/// a flag). Derefs to the value.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Ignored<T>(pub T);
+
+impl<T: Clone + core::fmt::Debug + Send> Module for Ignored<T> {
+    fn visit<V: ModuleVisitor>(&self, _visitor: &mut V) {}
+    fn map<M: ModuleMapper>(self, _mapper: &mut M) -> Self {
+        self
+    }
+}
+
+impl<T> core::ops::Deref for Ignored<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<M: Module> Module for Option<M> {
+    fn visit<V: ModuleVisitor>(&self, visitor: &mut V) {
+        if let Some(module) = self {
+            module.visit(visitor);
+        }
+    }
+    fn map<Mp: ModuleMapper>(self, mapper: &mut Mp) -> Self {
+        self.map(|module| module.map(mapper))
+    }
+}
+
+impl<M: Module> Module for Vec<M> {
+    fn visit<V: ModuleVisitor>(&self, visitor: &mut V) {
+        for (i, module) in self.iter().enumerate() {
+            let name = i.to_string();
+            visitor.enter_module(&name, "Vec");
+            module.visit(visitor);
+            visitor.exit_module(&name, "Vec");
+        }
+    }
+    fn map<Mp: ModuleMapper>(self, mapper: &mut Mp) -> Self {
+        self.into_iter()
+            .enumerate()
+            .map(|(i, module)| {
+                let name = i.to_string();
+                mapper.enter_module(&name, "Vec");
+                let module = module.map(mapper);
+                mapper.exit_module(&name, "Vec");
+                module
+            })
+            .collect()
+    }
+}
+
+impl<M: Module, const N: usize> Module for [M; N] {
+    fn visit<V: ModuleVisitor>(&self, visitor: &mut V) {
+        for (i, module) in self.iter().enumerate() {
+            let name = i.to_string();
+            visitor.enter_module(&name, "Array");
+            module.visit(visitor);
+            visitor.exit_module(&name, "Array");
+        }
+    }
+    fn map<Mp: ModuleMapper>(self, mapper: &mut Mp) -> Self {
+        let mut i = 0;
+        self.map(|module| {
+            let name = i.to_string();
+            i += 1;
+            mapper.enter_module(&name, "Array");
+            let module = module.map(mapper);
+            mapper.exit_module(&name, "Array");
+            module
+        })
+    }
+}

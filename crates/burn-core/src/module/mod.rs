@@ -1,0 +1,11 @@
+//! Modules: structs of parameters and sub-modules, visited and mapped generically.
+
+mod base;
+mod constant;
+mod param;
+mod traversal;
+
+pub use base::{Module, ModuleMapper, ModuleVisitor};
+pub use burn_derive::Module;
+pub use constant::Ignored;
+pub use param::{Param, ParamId, Parameter};

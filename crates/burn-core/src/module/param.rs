@@ -1,0 +1,333 @@
+//! `Param`: a module's parameter, with a stable id and lazy initialization.
+
+use super::base::{Module, ModuleMapper, ModuleVisitor};
+use burn_tensor::{Bool, Device, Float, Int, Shape, Tensor};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+/// The stable identity of a parameter (optimizer state is keyed by it).
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+pub struct ParamId(u64);
+
+impl ParamId {
+    /// A fresh id, unique in this process (and, with high probability, across processes).
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        static NEXT: OnceLock<AtomicU64> = OnceLock::new();
+        let next = NEXT.get_or_init(|| {
+            use std::hash::{BuildHasher, Hasher};
+            let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+            hasher.write_u64(std::process::id() as u64);
+            AtomicU64::new(hasher.finish() >> 16 << 16)
+        });
+        ParamId(next.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// The id as a number.
+    pub fn val(&self) -> u64 {
+        self.0
+    }
+}
+
+impl From<u64> for ParamId {
+    fn from(value: u64) -> Self {
+        ParamId(value)
+    }
+}
+
+impl core::fmt::Display for ParamId {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{:016x}", self.0)
+    }
+}
+
+/// What a parameter can hold: a tensor of any kind.
+pub trait Parameter: Clone + core::fmt::Debug + Send + Sync + 'static {
+    /// The device of the value.
+    fn device(&self) -> Device;
+    /// The shape of the value.
+    fn shape(&self) -> Shape;
+    /// The value moved to `device`, cut off from any graph, and a fresh leaf there when
+    /// `require_grad` (on an autodiff device).
+    fn to_device_leaf(self, device: &Device, require_grad: bool) -> Self;
+    /// The value on the inner device (no autodiff).
+    fn to_inner(self) -> Self;
+    /// The value as a leaf that requires a gradient, or detached.
+    fn with_require_grad(self, require_grad: bool) -> Self;
+}
+
+impl<const D: usize> Parameter for Tensor<D, Float> {
+    fn device(&self) -> Device {
+        Tensor::device(self)
+    }
+    fn shape(&self) -> Shape {
+        Tensor::shape(self)
+    }
+    fn to_device_leaf(self, device: &Device, require_grad: bool) -> Self {
+        let moved = self.detach().to_device(device);
+        if require_grad {
+            moved.require_grad()
+        } else {
+            moved
+        }
+    }
+    fn to_inner(self) -> Self {
+        self.inner()
+    }
+    fn with_require_grad(self, require_grad: bool) -> Self {
+        if require_grad {
+            self.detach().require_grad()
+        } else {
+            self.detach()
+        }
+    }
+}
+
+/// Int and bool parameters never carry gradients.
+macro_rules! untracked_parameter {
+    ($($kind:ty),*) => {$(
+        impl<const D: usize> Parameter for Tensor<D, $kind> {
+            fn device(&self) -> Device {
+                Tensor::device(self)
+            }
+            fn shape(&self) -> Shape {
+                Tensor::shape(self)
+            }
+            fn to_device_leaf(self, device: &Device, _require_grad: bool) -> Self {
+                self.to_device(device)
+            }
+            fn to_inner(self) -> Self {
+                self.inner()
+            }
+            fn with_require_grad(self, _require_grad: bool) -> Self {
+                self
+            }
+        }
+    )*};
+}
+
+untracked_parameter!(Int, Bool);
+
+/// How to build a parameter's value on first use.
+struct Lazy<T> {
+    init: Box<dyn FnOnce(&Device, bool) -> T + Send>,
+    device: Device,
+    shape: Shape,
+}
+
+/// A parameter of a module: a value (usually a tensor) with a stable [`ParamId`], whether
+/// it requires a gradient, and optionally a lazy initializer that runs on first use (so a
+/// model can be built, moved or loaded without computing initial values it will overwrite).
+pub struct Param<T: Parameter> {
+    /// The parameter's identity.
+    pub id: ParamId,
+    value: OnceLock<T>,
+    lazy: Mutex<Option<Lazy<T>>>,
+    require_grad: bool,
+}
+
+impl<T: Parameter> Param<T> {
+    /// A parameter holding `value` (requiring a gradient as `value` does).
+    pub fn initialized(id: ParamId, value: T) -> Self {
+        Self {
+            id,
+            value: OnceLock::from(value),
+            lazy: Mutex::new(None),
+            require_grad: true,
+        }
+    }
+
+    /// A new parameter holding `value`, requiring a gradient (tracked on an autodiff device).
+    pub fn from_tensor(value: T) -> Self {
+        Self::initialized(ParamId::new(), value.with_require_grad(true))
+    }
+
+    /// A parameter built by `init(device, require_grad)` on first use.
+    pub fn uninitialized(
+        id: ParamId,
+        init: impl FnOnce(&Device, bool) -> T + Send + 'static,
+        device: Device,
+        require_grad: bool,
+        shape: Shape,
+    ) -> Self {
+        Self {
+            id,
+            value: OnceLock::new(),
+            lazy: Mutex::new(Some(Lazy {
+                init: Box::new(init),
+                device,
+                shape,
+            })),
+            require_grad,
+        }
+    }
+
+    fn lazy(&self) -> std::sync::MutexGuard<'_, Option<Lazy<T>>> {
+        self.lazy.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The value, initialized on first use.
+    fn get(&self) -> &T {
+        self.value.get_or_init(|| {
+            let lazy = self
+                .lazy()
+                .take()
+                .expect("Param: neither a value nor an initializer");
+            (lazy.init)(&lazy.device, self.require_grad)
+        })
+    }
+
+    /// The value (a cheap clone of the handle).
+    pub fn val(&self) -> T {
+        self.get().clone()
+    }
+
+    /// The value, consuming the parameter.
+    pub fn into_value(self) -> T {
+        self.get();
+        self.value.into_inner().expect("initialized above")
+    }
+
+    /// The id and the value.
+    pub fn consume(self) -> (ParamId, T) {
+        let id = self.id;
+        (id, self.into_value())
+    }
+
+    /// The parameter with `f` applied to its value (same id and gradient requirement).
+    pub fn map(self, f: impl FnOnce(T) -> T) -> Self {
+        let require_grad = self.require_grad;
+        let (id, value) = self.consume();
+        Self {
+            require_grad,
+            ..Self::initialized(id, f(value))
+        }
+    }
+
+    /// Whether the value was built already.
+    pub fn is_initialized(&self) -> bool {
+        self.value.get().is_some()
+    }
+
+    /// The device, without initializing.
+    pub fn lazy_device(&self) -> Device {
+        match self.value.get() {
+            Some(value) => value.device(),
+            None => self
+                .lazy()
+                .as_ref()
+                .map(|l| l.device.clone())
+                .expect("initializer"),
+        }
+    }
+
+    /// The shape, without initializing.
+    pub fn lazy_shape(&self) -> Shape {
+        match self.value.get() {
+            Some(value) => value.shape(),
+            None => self
+                .lazy()
+                .as_ref()
+                .map(|l| l.shape.clone())
+                .expect("initializer"),
+        }
+    }
+
+    /// Whether the parameter requires a gradient (when on an autodiff device).
+    pub fn is_require_grad(&self) -> bool {
+        self.require_grad
+    }
+
+    /// The parameter with its gradient requirement set.
+    pub fn set_require_grad(mut self, require_grad: bool) -> Self {
+        self.require_grad = require_grad;
+        match self.value.take() {
+            Some(value) => {
+                self.value = OnceLock::from(value.with_require_grad(require_grad));
+                self
+            }
+            None => self,
+        }
+    }
+
+    /// The parameter moved to `device`: a fresh leaf there (lazy parameters just change
+    /// where they will be built).
+    pub fn to_device(mut self, device: &Device) -> Self {
+        match self.value.take() {
+            Some(value) => {
+                self.value = OnceLock::from(value.to_device_leaf(device, self.require_grad));
+            }
+            None => {
+                if let Some(lazy) = self.lazy().as_mut() {
+                    lazy.device = device.clone();
+                }
+            }
+        }
+        self
+    }
+
+    /// The parameter on the inner device (no autodiff); its requirement is kept, so moving
+    /// it back to an autodiff device makes it trainable again.
+    pub fn to_inner(mut self) -> Self {
+        match self.value.take() {
+            Some(value) => self.value = OnceLock::from(value.to_inner()),
+            None => {
+                if let Some(lazy) = self.lazy().as_mut() {
+                    lazy.device = lazy.device.inner();
+                }
+            }
+        }
+        self
+    }
+}
+
+impl<T: Parameter> Clone for Param<T> {
+    fn clone(&self) -> Self {
+        Self {
+            id: self.id,
+            value: OnceLock::from(self.val()),
+            lazy: Mutex::new(None),
+            require_grad: self.require_grad,
+        }
+    }
+}
+
+impl<T: Parameter> core::ops::Deref for Param<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        self.get()
+    }
+}
+
+impl<T: Parameter> core::fmt::Debug for Param<T> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Param")
+            .field("id", &self.id)
+            .field("shape", &self.lazy_shape().dims)
+            .field("device", &self.lazy_device())
+            .field("require_grad", &self.require_grad)
+            .finish()
+    }
+}
+
+/// `Module` for parameters of each kind: a leaf of the module tree.
+macro_rules! param_module {
+    ($($kind:ty => $visit:ident, $map:ident;)*) => {$(
+        impl<const D: usize> Module for Param<Tensor<D, $kind>> {
+            fn visit<V: ModuleVisitor>(&self, visitor: &mut V) {
+                visitor.$visit(self);
+            }
+            fn map<M: ModuleMapper>(self, mapper: &mut M) -> Self {
+                mapper.$map(self)
+            }
+        }
+    )*};
+}
+
+param_module! {
+    Float => visit_float, map_float;
+    Int => visit_int, map_int;
+    Bool => visit_bool, map_bool;
+}
