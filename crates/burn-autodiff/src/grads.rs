@@ -1,7 +1,7 @@
 //! `Gradients`: the result of a backward pass, one gradient per leaf that asked for one.
 
 use crate::graph::NodeId;
-use burn_backend::{Backend, tensor::FloatTensor};
+use burn_backend::{Backend, TensorMetadata, tensor::FloatTensor};
 use std::any::Any;
 use std::collections::HashMap;
 
@@ -44,7 +44,14 @@ impl Gradients {
     /// along several paths gets the sum.
     pub fn register<B: Backend>(&mut self, node: NodeId, grad: FloatTensor<B>) {
         let grad = match self.remove::<B>(node) {
-            Some(previous) => B::float_add(previous, grad),
+            Some(previous) => {
+                debug_assert_eq!(
+                    previous.shape(),
+                    grad.shape(),
+                    "Gradients: two gradients of node {node:?} have different shapes"
+                );
+                B::float_add(previous, grad)
+            }
             None => grad,
         };
         self.map.insert(node, Box::new(grad));

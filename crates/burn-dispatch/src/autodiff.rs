@@ -12,26 +12,14 @@ pub enum CheckpointingStrategy {
     Balanced,
 }
 
-/// The strategy shared by the float arguments of one op (`None` when none is tracked-
-/// capable).
-///
-/// # Panics
-/// When two arguments come from autodiff devices with different strategies.
+/// The strategy an op runs under: that of its first float argument from an autodiff device
+/// (`None` when there is none). Graphs do not depend on the strategy, so arguments recorded
+/// under different strategies (a checkpointed activation and an optimizer-updated leaf) mix
+/// freely; only how this op's own values are kept follows the chosen one.
 pub fn merge_strategies(
     strategies: impl IntoIterator<Item = Option<CheckpointingStrategy>>,
 ) -> Option<CheckpointingStrategy> {
-    let mut merged = None;
-    for strategy in strategies.into_iter().flatten() {
-        match merged {
-            None => merged = Some(strategy),
-            Some(previous) if previous != strategy => panic!(
-                "autodiff: tensors of one operation come from autodiff devices with different \
-                 checkpointing strategies ({previous:?} and {strategy:?}); create them on one device"
-            ),
-            Some(_) => {}
-        }
-    }
-    merged
+    strategies.into_iter().flatten().next()
 }
 
 /// Runs `body` with `$S` bound to the checkpoint strategy type of `$strategy`.

@@ -74,6 +74,17 @@ impl<B: Backend> BackendTensor<B> {
         }
     }
 
+    /// Whether this is a leaf of an autodiff device that requires a gradient.
+    pub fn is_require_grad(&self) -> bool {
+        match self {
+            #[cfg(feature = "autodiff")]
+            BackendTensor::Autodiff(tensor, _) => {
+                tensor.requirement() == burn_autodiff::Requirement::Grad
+            }
+            _ => false,
+        }
+    }
+
     /// The int primitive; panics naming the kind found otherwise.
     pub fn into_int(self) -> IntTensor<B> {
         match self {

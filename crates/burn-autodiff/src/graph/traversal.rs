@@ -38,11 +38,27 @@ pub(crate) fn backward<B: Backend>(
     value: &FloatTensor<B>,
 ) -> Result<Gradients, BackwardError> {
     let nodes = reachable(root);
-    if let Some(node) = nodes
-        .iter()
-        .find(|n| matches!(*lock(&n.step), StepSlot::Consumed))
-    {
-        return Err(BackwardError::AlreadyConsumed { node: node.id });
+    // Claim every pending step before running any: a step consumed earlier (or claimed by a
+    // concurrent pass) refuses the whole pass, and the steps claimed so far are put back.
+    let mut steps = Vec::with_capacity(nodes.len());
+    for node in &nodes {
+        let mut slot = lock(&node.step);
+        match std::mem::replace(&mut *slot, StepSlot::Consumed) {
+            StepSlot::Pending(step) => steps.push(Some(step)),
+            StepSlot::Leaf => {
+                *slot = StepSlot::Leaf;
+                steps.push(None);
+            }
+            StepSlot::Consumed => {
+                drop(slot);
+                for (node, step) in nodes.iter().zip(steps) {
+                    if let Some(step) = step {
+                        *lock(&node.step) = StepSlot::Pending(step);
+                    }
+                }
+                return Err(BackwardError::AlreadyConsumed { node: node.id });
+            }
+        }
     }
 
     let mut grads = Gradients::new();
@@ -54,19 +70,12 @@ pub(crate) fn backward<B: Backend>(
     grads.register::<B>(root.id, ones);
 
     let mut checkpointer = Checkpointer::new();
-    for node in &nodes {
-        let slot = {
-            let mut slot = lock(&node.step);
-            match &*slot {
-                StepSlot::Pending(_) => std::mem::replace(&mut *slot, StepSlot::Consumed),
-                _ => continue,
-            }
-        };
-        if let StepSlot::Pending(step) = slot {
+    for (node, step) in nodes.iter().zip(steps) {
+        if let Some(step) = step {
             checkpointer.evict_from(node.order);
             step.step(&mut grads, &mut checkpointer);
+            node.release();
         }
-        node.release();
     }
 
     let leaves: HashSet<NodeId> = nodes

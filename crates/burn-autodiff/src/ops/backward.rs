@@ -114,7 +114,20 @@ impl<B: Backend, T: Backward<B, N>, C: CheckpointStrategy, const N: usize> OpsPr
         forward: ForwardFn<B>,
     ) {
         if C::recomputes_memory_bound() && self.is_tracked() {
-            let inputs = inputs.iter().map(|t| saved::<B, C>(t)).collect();
+            // Only the prepared inputs may be recomputed (their steps run after this one's).
+            let inputs = inputs
+                .iter()
+                .map(|t| {
+                    let is_input = t
+                        .id()
+                        .is_some_and(|id| self.nodes.iter().any(|n| n.id() == Some(id)));
+                    if is_input {
+                        saved::<B, C>(t)
+                    } else {
+                        Saved(SavedInner::Value(t.primitive().clone()))
+                    }
+                })
+                .collect();
             self.retro = Some(RetroForward { inputs, forward });
         }
     }
@@ -151,9 +164,17 @@ where
 
 impl<B: Backend, T: Backward<B, N>, C: CheckpointStrategy, const N: usize> TrackedPrep<B, T, C, N> {
     /// Saves `tensor`'s value for the backward step: kept, or (balanced checkpointing, for
-    /// a memory-bound result) recomputed when the step runs.
+    /// a memory-bound result among the inputs given to `prepare`) recomputed when the step
+    /// runs. Any other tensor is kept by value.
     pub fn checkpoint(&mut self, tensor: &AutodiffTensor<B>) -> Saved<B> {
-        saved::<B, C>(tensor)
+        let is_input = tensor
+            .id()
+            .is_some_and(|id| self.prep.nodes.iter().any(|n| n.id() == Some(id)));
+        if is_input {
+            saved::<B, C>(tensor)
+        } else {
+            Saved(SavedInner::Value(tensor.primitive().clone()))
+        }
     }
 
     /// Records the step with `state` and returns the tracked result.

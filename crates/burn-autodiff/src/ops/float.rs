@@ -31,11 +31,7 @@ fn one_plus_signed_square<B: Backend>(x: FT<B>, sign: f64) -> FT<B> {
 
 /// Zeros shaped like `x` (the gradient of a piecewise-constant op).
 pub(crate) fn zeros_like<B: Backend>(x: &FT<B>) -> FT<B> {
-    B::float_zeros(
-        x.shape(),
-        &B::float_device(x),
-        FloatDType::from_dtype(x.dtype()),
-    )
+    super::record::zeros::<B>(x.shape(), x)
 }
 
 /// Writes element-wise unary ops: `name => |x, grad| input_gradient;`.
@@ -179,8 +175,11 @@ impl<B: Backend, C: CheckpointStrategy> FloatTensorOps<Self> for Autodiff<B, C> 
             rhs,
             B::float_powf,
             |l, r, g| {
+                // r · l^(r-1), taken as 0 where r == 0 (x^0 is constant, also at x = 0).
+                let zero_exponent = B::float_equal_elem(r.clone(), 0.0.into());
                 let r_minus_one = B::float_sub_scalar(r.clone(), 1.0.into());
-                B::float_mul(g, B::float_mul(r, B::float_powf(l, r_minus_one)))
+                let grad = B::float_mul(g, B::float_mul(r, B::float_powf(l, r_minus_one)));
+                B::float_mask_fill(grad, zero_exponent, 0.0.into())
             },
             |l, r, g| {
                 // d/dr l^r = l^r ln l; taken as 0 where l == 0 (the limit for r > 0).
@@ -358,13 +357,17 @@ impl<B: Backend, C: CheckpointStrategy> FloatTensorOps<Self> for Autodiff<B, C> 
         layout::mask_where::<B, C>(tensor, mask, value)
     }
     fn float_mask_fill(tensor: AT<B>, mask: BoolTensor<B>, value: Scalar) -> AT<B> {
+        // The mask may broadcast the tensor: its gradient is summed back to its shape.
+        let shape = tensor.shape();
         linear_op::<B, C>(
             tensor,
             {
                 let mask = mask.clone();
                 move |x| B::float_mask_fill(x, mask.clone(), value)
             },
-            move |g| B::float_mask_fill(g, mask, 0.0.into()),
+            move |g| {
+                super::record::reduce_to_shape::<B>(B::float_mask_fill(g, mask, 0.0.into()), &shape)
+            },
         )
     }
 
@@ -460,6 +463,6 @@ impl<B: Backend, C: CheckpointStrategy> FloatTensorOps<Self> for Autodiff<B, C> 
         }
     }
     fn float_is_require_grad(tensor: &AT<B>) -> bool {
-        tensor.is_tracked()
+        tensor.requirement() == crate::Requirement::Grad
     }
 }

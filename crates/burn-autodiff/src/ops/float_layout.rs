@@ -2,20 +2,11 @@
 //! scatter, select, select-add, mask-where.
 
 use super::backward::{binary, unary};
-use super::record::{AT, FT, binary_linear_op, linear_op, record, record_many, reduce_to_shape};
+use super::record::{AT, binary_linear_op, linear_op, record, record_many, reduce_to_shape, zeros};
 use crate::checkpoint::strategy::CheckpointStrategy;
 use burn_backend::IndexingUpdateOp;
 use burn_backend::tensor::{BoolTensor, IntTensor};
-use burn_backend::{Backend, FloatDType, Shape, Slice, TensorMetadata};
-
-/// Zeros of `shape` on the device and dtype of `like`.
-fn zeros<B: Backend>(shape: Shape, like: &FT<B>) -> FT<B> {
-    B::float_zeros(
-        shape,
-        &B::float_device(like),
-        FloatDType::from_dtype(like.dtype()),
-    )
-}
+use burn_backend::{Backend, Slice, TensorMetadata};
 
 pub(crate) fn permute<B: Backend, C: CheckpointStrategy>(tensor: AT<B>, axes: &[usize]) -> AT<B> {
     let forward = axes.to_vec();

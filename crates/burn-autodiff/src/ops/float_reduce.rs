@@ -1,21 +1,12 @@
 //! Backward rules of matmul, reductions, scans and sorting.
 
 use super::backward::{binary, saved, unary};
-use super::record::{AT, FT, fit_to_input, linear_op, record, unary_op};
+use super::record::{AT, FT, fit_to_input, linear_op, record, unary_op, zeros};
 use crate::checkpoint::Saved;
 use crate::checkpoint::strategy::CheckpointStrategy;
 use burn_backend::IndexingUpdateOp;
 use burn_backend::tensor::IntTensor;
 use burn_backend::{Backend, FloatDType, Shape, Slice, TensorMetadata, get_device_settings};
-
-/// Zeros of `shape` on the device and dtype of `like`.
-fn zeros<B: Backend>(shape: Shape, like: &FT<B>) -> FT<B> {
-    B::float_zeros(
-        shape,
-        &B::float_device(like),
-        FloatDType::from_dtype(like.dtype()),
-    )
-}
 
 /// `grad` (the gradient of a reduction keeping `dim`, or of a full reduction of shape `[1]`)
 /// broadcast back to `shape`.
@@ -192,42 +183,33 @@ pub(crate) fn cumprod<B: Backend, C: CheckpointStrategy>(tensor: AT<B>, dim: usi
     )
 }
 
-/// `dx_i = sum_{k >= i} g_k * prod_{j <= k, j != i} x_j`, exact with zeros too: along a new
-/// axis `i` next to `dim`, the input with `x_i` replaced by 1 is cumulated once per `i`
-/// (O(n²) in the size of `dim`, which is small where cumulative products are used).
+/// `dx_i = sum_{k >= i} g_k * prod_{j <= k, j != i} x_j`, exact with zeros, in O(n): let `z`
+/// be the first zero of the slice. Before it, `dx_i = (sum_{k >= i} g_k y_k) / x_i` (no
+/// division by zero there); at it, the same sum over the products with `x_z` taken as 1;
+/// after it, every product holds `x_z = 0`.
 fn cumprod_backward<B: Backend>(x: FT<B>, g: FT<B>, dim: usize) -> FT<B> {
-    let shape = x.shape();
-    let n = shape[dim];
-    let device = B::float_device(&x);
-    let int_dtype = get_device_settings::<B>(&device).int_dtype;
-    // [.., n (i), n (k), ..]: the new axis `i` sits at `dim`, the original one moves to dim + 1.
-    let mut wide = shape.dims.clone();
-    wide.insert(dim, n);
-    let wide = Shape::from(wide);
-    let mut pair = vec![1; shape.num_dims() + 1];
-    pair[dim] = n;
-    pair[dim + 1] = n;
-    let index = |axis: usize| {
-        let mut line = vec![1; shape.num_dims() + 1];
-        line[axis] = n;
-        let arange = B::int_arange(0..n as i64, &device, int_dtype);
-        B::int_expand(
-            B::int_reshape(arange, Shape::from(line)),
-            Shape::from(pair.clone()),
-        )
-    };
-    let (i, k) = (index(dim), index(dim + 1));
-    let diagonal = B::bool_expand(B::int_equal(i.clone(), k.clone()), wide.clone());
-    let before = B::bool_expand(B::int_lower(k, i), wide.clone());
-    let spread = |t: FT<B>| {
-        let mut one_axis = shape.dims.clone();
-        one_axis.insert(dim, 1);
-        B::float_expand(B::float_reshape(t, Shape::from(one_axis)), wide.clone())
-    };
-    let without_i = B::float_mask_fill(spread(x), diagonal, 1.0.into());
-    let partial = B::float_cumprod(without_i, dim + 1);
-    let terms = B::float_mask_fill(B::float_mul(spread(g), partial), before, 0.0.into());
-    B::float_reshape(B::float_sum_dim(terms, dim + 1), shape)
+    let dtype = FloatDType::from_dtype(x.dtype());
+    let suffix_sum =
+        |t: FT<B>| B::float_flip(B::float_cumsum(B::float_flip(t, &[dim]), dim), &[dim]);
+    let is_zero = B::float_equal_elem(x.clone(), 0.0.into());
+    let zeros_so_far = B::float_cumsum(B::bool_into_float(is_zero.clone(), dtype), dim);
+    let before_first_zero = B::float_equal_elem(zeros_so_far.clone(), 0.0.into());
+    let at_first_zero = B::bool_and(is_zero, B::float_equal_elem(zeros_so_far, 1.0.into()));
+
+    let y = B::float_cumprod(x.clone(), dim);
+    let safe_x = B::float_mask_fill(
+        x.clone(),
+        B::bool_not(before_first_zero.clone()),
+        1.0.into(),
+    );
+    let before = B::float_div(suffix_sum(B::float_mul(g.clone(), y)), safe_x);
+
+    let x_without_zero = B::float_mask_fill(x, at_first_zero.clone(), 1.0.into());
+    let y_without_zero = B::float_cumprod(x_without_zero, dim);
+    let at = suffix_sum(B::float_mul(g, y_without_zero));
+
+    let after = B::float_mask_fill(at, B::bool_not(at_first_zero), 0.0.into());
+    B::float_mask_where(after, before_first_zero, before)
 }
 
 pub(crate) fn cumulative_extremum<B: Backend, C: CheckpointStrategy>(
@@ -249,21 +231,20 @@ pub(crate) fn cumulative_extremum<B: Backend, C: CheckpointStrategy>(
         let out = forward(x.clone());
         let device = B::float_device(&x);
         let int_dtype = get_device_settings::<B>(&device).int_dtype;
-        let dtype = FloatDType::from_dtype(x.dtype());
         let mut line = vec![1; shape.num_dims()];
         line[dim] = shape[dim];
-        let positions = B::int_into_float(
-            B::int_arange(0..shape[dim] as i64, &device, int_dtype),
-            dtype,
-        );
-        let positions = B::float_expand(
-            B::float_reshape(positions, Shape::from(line)),
+        let positions = B::int_expand(
+            B::int_reshape(
+                B::int_arange(0..shape[dim] as i64, &device, int_dtype),
+                Shape::from(line),
+            ),
             shape.clone(),
         );
+        // Positions (exact in the int dtype) where the running extremum was set.
         let is_record = B::float_equal(x, out);
-        let record_positions =
-            B::float_mask_where(zeros::<B>(shape.clone(), &g), is_record, positions);
-        let source = B::float_into_int(B::float_cummax(record_positions, dim), int_dtype);
+        let none = B::int_zeros(shape.clone(), &device, int_dtype);
+        let record_positions = B::int_mask_where(none, is_record, positions);
+        let source = B::int_cummax(record_positions, dim);
         scatter_into_zeros::<B>(g, shape, dim, source)
     })
 }

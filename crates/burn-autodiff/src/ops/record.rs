@@ -268,3 +268,12 @@ pub(crate) fn record_many<B: Backend>(
     );
     AutodiffTensor::from_node(output, node)
 }
+
+/// Zeros of `shape` on the device and dtype of `like`.
+pub(crate) fn zeros<B: Backend>(shape: Shape, like: &FT<B>) -> FT<B> {
+    B::float_zeros(
+        shape,
+        &B::float_device(like),
+        FloatDType::from_dtype(like.dtype()),
+    )
+}

@@ -214,6 +214,12 @@ grad_cases! {
         let mask = bools(&[false, true, true], [1, 3], &x);
         x.mask_fill(mask, -2.0).exp()
     };
+    mask_fill_broadcast_tensor: [unit(3)] => |t| {
+        // The mask is larger than the tensor: the gradient sums back to [1, 3].
+        let x = shaped(&t[0], [1, 3]);
+        let mask = bools(&[false, true, false, true, true, false], [2, 3], &x);
+        x.mask_fill(mask, 0.5).exp()
+    };
     mask_from_comparison: [distinct(6, -2.0, 2.0)] => |t| {
         let x = shaped(&t[0], [2, 3]);
         let mask = x.clone().greater_elem(0.0);

@@ -167,3 +167,30 @@ grad_cases! {
         outer * inner
     };
 }
+
+/// Long increasing bf16 rows: the running-extremum positions must stay exact past 256 (where
+/// bf16 stops holding every integer), so every element keeps exactly one unit of gradient.
+#[test]
+fn cummax_and_cummin_route_long_half_precision_rows_exactly() {
+    use burn::tensor::{FloatDType, TensorData};
+    let device = super::device().autodiff();
+    let len = 300;
+    let values: Vec<f32> = (0..len).map(|i| (i as f32 / 40.0).exp()).collect();
+    let data = TensorData::new(values, [len]);
+    for descending in [false, true] {
+        let x = Tensor::<1>::from_data(data.clone(), (&device, FloatDType::BF16)).require_grad();
+        let y = if descending {
+            x.clone().neg().cummin(0)
+        } else {
+            x.clone().cummax(0)
+        };
+        let grad = x.grad(&y.sum().backward()).unwrap();
+        let grad: Vec<f32> = grad
+            .into_data()
+            .convert_dtype(burn::tensor::DType::F32)
+            .to_vec()
+            .unwrap();
+        let expected = if descending { -1.0 } else { 1.0 };
+        assert!(grad.iter().all(|&g| g == expected), "{grad:?}");
+    }
+}

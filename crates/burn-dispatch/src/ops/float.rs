@@ -60,11 +60,14 @@ impl FloatTensorOps<Self> for Dispatch {
             }
             // A plain device records nothing: the flag is accepted and ignored (as in Burn,
             // where modules mark parameters whatever the device).
-            other => E::wrap(other),
+            other => {
+                let _ = require_grad;
+                E::wrap(other)
+            }
         })
     }
     fn float_is_require_grad(tensor: &T) -> bool {
-        tensor.is_tracked()
+        dispatch!(tensor, E, B => E::unwrap_ref(tensor).is_require_grad())
     }
 
     forward! {

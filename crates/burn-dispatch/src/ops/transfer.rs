@@ -6,13 +6,15 @@ use burn_backend::read_sync;
 /// Moves a float tensor to `device`: the backend's own transfer when both are of one backend,
 /// else a read to the host and an upload.
 ///
-/// On an autodiff device the result is tracked-capable; a tracked tensor moved within its
-/// backend keeps its gradient path. Moved to a plain device, a tensor leaves the graph.
+/// On an autodiff device the result is tracked-capable. A tracked tensor keeps its gradient
+/// path when it moves within its backend (to a plain device too: use `inner()` to leave the
+/// graph); across backends it must be detached first.
 pub(super) fn float_to_device(tensor: DispatchTensor, device: &DispatchDevice) -> DispatchTensor {
     let same_backend = tensor.backend_name() == device.backend_name();
     #[cfg(feature = "autodiff")]
-    if let (Some(strategy), Some(target)) = (tensor.checkpointing(), device.checkpointing()) {
-        if same_backend {
+    if let Some(strategy) = tensor.checkpointing() {
+        if same_backend && (tensor.is_tracked() || device.is_autodiff()) {
+            let target = device.checkpointing().unwrap_or(strategy);
             return dispatch!(&tensor, E, B => crate::with_checkpointing!(strategy, S => {
                 type A = crate::__private::Autodiff<B, S>;
                 E::wrap_autodiff(A::float_to_device(E::autodiff(tensor), &E::device(device)), target)
