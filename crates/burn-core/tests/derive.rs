@@ -14,7 +14,7 @@ struct Leaf {
 
 #[derive(Module, Debug, Clone)]
 enum Block {
-    Dense(Leaf),
+    Dense(Box<Leaf>),
     Identity,
 }
 
@@ -37,7 +37,7 @@ fn leaf(device: &Device, rows: usize, bias: bool) -> Leaf {
 fn net(device: &Device) -> Net {
     Net {
         layers: vec![leaf(device, 3, true), leaf(device, 2, false)],
-        head: Block::Dense(leaf(device, 2, true)),
+        head: Block::Dense(Box::new(leaf(device, 2, true))),
         skip: Block::Identity,
         scale: 0.5,
         note: Ignored("kept".into()),

@@ -1,5 +1,5 @@
 //! `Module` for what a module carries besides parameters: constants (numbers, strings),
-//! `Ignored` values, and containers of modules (`Option`, `Vec`, arrays).
+//! `Ignored` values, and containers of modules (`Option`, `Vec`, arrays, `Box`).
 
 use super::base::{Module, ModuleMapper, ModuleVisitor};
 
@@ -91,5 +91,14 @@ impl<M: Module, const N: usize> Module for [M; N] {
             mapper.exit_module(&name, "Array");
             module
         })
+    }
+}
+
+impl<M: Module> Module for Box<M> {
+    fn visit<V: ModuleVisitor>(&self, visitor: &mut V) {
+        (**self).visit(visitor);
+    }
+    fn map<Mp: ModuleMapper>(self, mapper: &mut Mp) -> Self {
+        Box::new((*self).map(mapper))
     }
 }

@@ -110,9 +110,12 @@ macro_rules! untracked_parameter {
 
 untracked_parameter!(Int, Bool);
 
+/// Builds a value on `device`, tracked when the flag says so.
+type InitFn<T> = Box<dyn FnOnce(&Device, bool) -> T + Send>;
+
 /// How to build a parameter's value on first use.
 struct Lazy<T> {
-    init: Box<dyn FnOnce(&Device, bool) -> T + Send>,
+    init: InitFn<T>,
     device: Device,
     shape: Shape,
 }

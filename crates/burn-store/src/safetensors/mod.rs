@@ -1,0 +1,6 @@
+//! The safetensors format: encoding, parsing, and the store.
+
+mod format;
+mod store;
+
+pub use store::SafetensorsStore;
