@@ -80,6 +80,7 @@ fn panel<DB: DrawingBackend>(
     chart
         .configure_mesh()
         .x_desc("epoch")
+        .x_label_formatter(&|epoch| format!("{}", epoch.round() as i64))
         .label_style(("sans-serif", 14))
         .draw()?;
     for (name, colour, points) in series {

@@ -46,8 +46,50 @@ pub mod backend {
     }
 }
 
+/// Modules: the `Module` trait, `Param`, `#[derive(Module)]`.
+pub mod module {
+    pub use burn_core::module::*;
+}
+
+/// Configs: the `Config` trait and `#[derive(Config)]`.
+pub mod config {
+    pub use burn_core::config::*;
+}
+
+/// Neural-network layers, initializers and losses.
+pub mod nn {
+    pub use burn_nn::*;
+}
+
+/// Optimizers, learning-rate schedulers, gradient clipping.
+pub mod optim {
+    pub use burn_optim::*;
+}
+
+/// Saving and loading module weights (safetensors).
+pub mod store {
+    pub use burn_store::*;
+}
+
+/// Datasets, batchers and data loaders.
+pub mod data {
+    pub use burn_data::*;
+}
+
+/// The training loop (feature `train`).
+#[cfg(feature = "train")]
+pub mod train {
+    pub use burn_train::*;
+}
+
+/// serde, for the code `#[derive(Config)]` generates.
+pub use burn_core::serde;
+pub use burn_core::{Config, Module};
+
 /// What most programs import.
 pub mod prelude {
+    pub use crate::config::Config;
+    pub use crate::module::{Module, Param};
     pub use crate::tensor::{
         Bool, DType, Device, Distribution, ElementConversion, Float, Int, Shape, Tensor,
         TensorData, s,
@@ -68,4 +110,13 @@ mod book {
     #[cfg(feature = "autodiff")]
     #[doc = include_str!("../../../burn-book/src/autodiff.md")]
     struct Autodiff;
+    #[cfg(feature = "autodiff")]
+    #[doc = include_str!("../../../burn-book/src/modules.md")]
+    struct Modules;
+    #[cfg(feature = "autodiff")]
+    #[doc = include_str!("../../../burn-book/src/records.md")]
+    struct Records;
+    #[cfg(feature = "autodiff")]
+    #[doc = include_str!("../../../burn-book/src/optimizers.md")]
+    struct Optimizers;
 }
