@@ -1,7 +1,10 @@
 //! `LearnerBuilder` and `Learner`: epochs of training and validation, metrics, progress,
 //! checkpoints and the chart.
 
-use crate::checkpoint::{checkpoint_path, save_history, save_weights};
+use crate::checkpoint::{
+    load_history, load_state, load_weights, save_history, save_state, save_weights, state_path,
+    weights_path,
+};
 use crate::metric::{Accumulator, EpochMetrics, MetricHistory};
 use crate::progress::epoch_bar;
 use crate::step::{MetricItem, TrainStep, ValidStep};
@@ -18,6 +21,7 @@ pub struct LearnerBuilder {
     artifact_dir: PathBuf,
     num_epochs: usize,
     checkpoint_every: Option<usize>,
+    resume: Option<usize>,
     progress: bool,
     chart: bool,
     log: bool,
@@ -31,6 +35,7 @@ impl LearnerBuilder {
             artifact_dir: artifact_dir.into(),
             num_epochs: 1,
             checkpoint_every: None,
+            resume: None,
             progress: true,
             chart: true,
             log: true,
@@ -43,13 +48,22 @@ impl LearnerBuilder {
         self
     }
 
-    /// Saves the weights every `every` epochs (`checkpoint/model-<epoch>.safetensors`).
+    /// Saves a checkpoint every `every` epochs: the weights
+    /// (`checkpoint/model-<epoch>.safetensors`) and the optimizer and schedule state
+    /// (`checkpoint/state-<epoch>.json`).
     pub fn checkpoint(mut self, every: usize) -> Self {
         assert!(
             every > 0,
             "LearnerBuilder::checkpoint: expected a positive period, got 0"
         );
         self.checkpoint_every = Some(every);
+        self
+    }
+
+    /// Resumes from the checkpoint of `epoch` (weights, optimizer and schedule state, and the
+    /// history so far) and trains the remaining epochs.
+    pub fn resume(mut self, epoch: usize) -> Self {
+        self.resume = Some(epoch);
         self
     }
 
@@ -123,7 +137,18 @@ where
         std::fs::create_dir_all(&config.artifact_dir)
             .map_err(|e| format!("creating {}: {e}", config.artifact_dir.display()))?;
         let mut history = MetricHistory::default();
-        for epoch in 1..=config.num_epochs {
+        let mut first_epoch = 1;
+        if let Some(epoch) = config.resume {
+            load_weights(&mut self.model, &weights_path(&config.artifact_dir, epoch))?;
+            let (optimizer, scheduler) =
+                load_state::<M, S::Record>(&self.model, &state_path(&config.artifact_dir, epoch))?;
+            self.optimizer = self.optimizer.load_record(optimizer);
+            self.scheduler = self.scheduler.load_record(scheduler);
+            history = load_history(&config.artifact_dir.join("history.json"))?;
+            history.epochs.truncate(epoch);
+            first_epoch = epoch + 1;
+        }
+        for epoch in first_epoch..=config.num_epochs {
             let start = Instant::now();
             let bar = epoch_bar(
                 config.progress,
@@ -133,7 +158,7 @@ where
             );
             let mut train_metrics = Accumulator::default();
             let mut learning_rate = 0.0;
-            for batch in train.iter() {
+            for batch in train.iter_epoch(epoch as u64 - 1) {
                 learning_rate = self.scheduler.step();
                 let output = TrainStep::step(&self.model, batch);
                 train_metrics.add(output.item.metrics());
@@ -145,7 +170,7 @@ where
 
             let valid_model = self.model.valid();
             let mut valid_metrics = Accumulator::default();
-            for batch in valid.iter() {
+            for batch in valid.iter_epoch(0) {
                 valid_metrics.add(ValidStep::step(&valid_model, batch).metrics());
             }
 
@@ -166,7 +191,16 @@ where
                 .checkpoint_every
                 .is_some_and(|every| epoch % every == 0)
             {
-                save_weights(&self.model, &checkpoint_path(&config.artifact_dir, epoch))?;
+                save_weights(&self.model, &weights_path(&config.artifact_dir, epoch))?;
+                save_state(
+                    &self.model,
+                    epoch,
+                    self.optimizer.to_record(),
+                    &self.scheduler.to_record(),
+                    &state_path(&config.artifact_dir, epoch),
+                )?;
+                // The history so far, so a resumed run continues its curves.
+                save_history(&history, &config.artifact_dir.join("history.json"))?;
             }
         }
         save_history(&history, &config.artifact_dir.join("history.json"))?;

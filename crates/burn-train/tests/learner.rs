@@ -67,14 +67,16 @@ impl ValidStep<(Tensor<2>, Tensor<1, Int>), ClassificationOutput> for Logistic {
     }
 }
 
-#[test]
-fn the_learner_trains_and_writes_its_artifacts() {
-    let device = Device::flex();
-    let autodiff = device.autodiff();
-    let model = Logistic {
-        weight: Param::from_tensor(Tensor::zeros([2, 2], &autodiff)),
-        bias: Param::from_tensor(Tensor::zeros([2], &autodiff)),
-    };
+fn fresh_model(device: &Device) -> Logistic {
+    Logistic {
+        weight: Param::from_tensor(Tensor::zeros([2, 2], device)),
+        bias: Param::from_tensor(Tensor::zeros([2], device)),
+    }
+}
+
+type Loader = burn_data::dataloader::DataLoader<([f32; 2], i64), (Tensor<2>, Tensor<1, Int>)>;
+
+fn loaders(device: &Device) -> (Loader, Loader) {
     let train = DataLoaderBuilder::new(PairBatcher)
         .batch_size(16)
         .shuffle(3)
@@ -84,6 +86,14 @@ fn the_learner_trains_and_writes_its_artifacts() {
         .batch_size(64)
         .set_device(device.clone())
         .build(InMemDataset::new(items(64, 1000)));
+    (train, valid)
+}
+
+#[test]
+fn the_learner_trains_and_writes_its_artifacts() {
+    let device = Device::flex();
+    let model = fresh_model(&device.autodiff());
+    let (train, valid) = loaders(&device);
     let dir = std::env::temp_dir().join(format!("burn-train-test-{}", std::process::id()));
     let result = LearnerBuilder::new(&dir)
         .num_epochs(4)
@@ -116,5 +126,47 @@ fn the_learner_trains_and_writes_its_artifacts() {
     assert_eq!(&saved, history);
     let chart = std::fs::read(result.chart.unwrap()).unwrap();
     assert_eq!(&chart[..8], b"\x89PNG\r\n\x1a\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_resumed_run_continues_exactly_where_the_checkpoint_left_off() {
+    let device = Device::flex();
+    let (train, valid) = loaders(&device);
+    let dir = std::env::temp_dir().join(format!("burn-train-resume-{}", std::process::id()));
+    let learner = |model| {
+        LearnerBuilder::new(&dir)
+            .num_epochs(4)
+            .checkpoint(2)
+            .with_progress(false)
+            .with_log(false)
+            .with_chart(false)
+            .build(model, AdamConfig::new().init(), 0.05)
+    };
+    let full = learner(fresh_model(&device.autodiff()))
+        .fit(&train, &valid)
+        .unwrap();
+    // A fresh model (new parameter ids) resumed from epoch 2: weights, Adam moments and the
+    // history come back, and the last two epochs replay identically.
+    let resumed = LearnerBuilder::new(&dir)
+        .num_epochs(4)
+        .resume(2)
+        .with_progress(false)
+        .with_log(false)
+        .with_chart(false)
+        .build(
+            fresh_model(&device.autodiff()),
+            AdamConfig::new().init(),
+            0.05,
+        )
+        .fit(&train, &valid)
+        .unwrap();
+    let values = |m: &Logistic| m.weight.val().into_data().to_vec::<f32>().unwrap();
+    assert_eq!(values(&resumed.model), values(&full.model));
+    assert_eq!(resumed.history.epochs.len(), 4);
+    for (a, b) in full.history.epochs.iter().zip(&resumed.history.epochs) {
+        assert_eq!(a.train_loss, b.train_loss);
+        assert_eq!(a.valid_accuracy, b.valid_accuracy);
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -75,10 +75,17 @@ pub struct DataLoader<I, O> {
 }
 
 impl<I, O> DataLoader<I, O> {
-    /// The batches of one epoch.
+    /// The batches of the next epoch (each call advances the epoch count, so shuffled orders
+    /// differ from epoch to epoch).
     pub fn iter(&self) -> impl Iterator<Item = O> + '_ {
         let epoch = self.epoch.get();
         self.epoch.set(epoch + 1);
+        self.iter_epoch(epoch)
+    }
+
+    /// The batches of epoch `epoch` (from 0): the order depends only on the seed and the
+    /// epoch, so a resumed run sees the same batches as an uninterrupted one.
+    pub fn iter_epoch(&self, epoch: u64) -> impl Iterator<Item = O> + '_ {
         let mut order: Vec<usize> = (0..self.dataset.len()).collect();
         if let Some(seed) = self.shuffle {
             order.shuffle(&mut StdRng::seed_from_u64(seed.wrapping_add(epoch)));
