@@ -119,4 +119,7 @@ mod book {
     #[cfg(feature = "autodiff")]
     #[doc = include_str!("../../../burn-book/src/optimizers.md")]
     struct Optimizers;
+    #[cfg(feature = "train")]
+    #[doc = include_str!("../../../burn-book/src/training.md")]
+    struct Training;
 }
