@@ -1,52 +1,12 @@
 //! `ActivationOps` for `Autodiff<B, C>`: each activation runs `B`'s kernel forward and records
 //! an element-wise, memory-bound backward step; the `*_backward` ops run on `B` untracked.
 
-use super::backward::{saved, unary};
-use super::record::{AT, FT, record, unary_op};
+use super::record::{AT, output_op, unary_op};
 use crate::backend::Autodiff;
 use crate::checkpoint::strategy::CheckpointStrategy;
-use crate::checkpoint::{ForwardFn, Saved, SavedInner};
 use burn_backend::Backend;
 use burn_backend::Scalar;
 use burn_backend::ops::ActivationOps;
-use std::sync::Arc;
-
-/// `y = forward(x)`, element-wise, whose gradient is read off the output:
-/// `dx = backward(y, dy)`. Memory-bound.
-///
-/// When the strategy keeps values, the step keeps the output itself (the next operation
-/// usually keeps it too, so it costs no extra memory, and nothing is recomputed). When the
-/// strategy recomputes memory-bound results, the step saves `x` as `unary_op` does and
-/// recomputes `y = forward(x)` in the backward pass.
-fn output_op<B: Backend, C: CheckpointStrategy>(
-    x: AT<B>,
-    forward: fn(FT<B>) -> FT<B>,
-    backward: fn(FT<B>, FT<B>) -> FT<B>,
-) -> AT<B> {
-    let output = forward(x.primitive().clone());
-    let retro: ForwardFn<B> = Arc::new(move |mut v: Vec<FT<B>>| forward(v.remove(0)));
-    let recompute = C::recomputes_memory_bound();
-    let kept = output.clone();
-    record::<B, C, Saved<B>, 1>(
-        [&x],
-        output,
-        Some(retro),
-        || {
-            if recompute {
-                saved::<B, C>(&x)
-            } else {
-                Saved(SavedInner::Value(kept))
-            }
-        },
-        move |ops, grads, checkpointer| {
-            unary::<B>(ops.parents, ops.node, grads, |grad| {
-                let value = checkpointer.retrieve(ops.state);
-                let output = if recompute { forward(value) } else { value };
-                backward(output, grad)
-            })
-        },
-    )
-}
 
 impl<B: Backend, C: CheckpointStrategy> ActivationOps<Self> for Autodiff<B, C> {
     /// `relu'(x) = 1` where `x > 0`, else `0` (also at `x = 0`), from the output.

@@ -8,7 +8,7 @@
 
 use super::float_layout as layout;
 use super::float_reduce as reduce;
-use super::record::{AT, FT, binary_linear_op, binary_op, linear_op, unary_op};
+use super::record::{AT, FT, binary_linear_op, binary_op, linear_op, output_op, unary_op};
 use crate::checkpoint::strategy::CheckpointStrategy;
 use crate::{Autodiff, AutodiffTensor};
 use burn_backend::IndexingUpdateOp;
@@ -39,6 +39,17 @@ macro_rules! unary_rules {
     ($($name:ident => |$x:ident, $g:ident| $grad:expr;)*) => {$(
         fn $name(tensor: AT<B>) -> AT<B> {
             unary_op::<B, C>(tensor, B::$name, |$x: FT<B>, $g: FT<B>| $grad)
+        }
+    )*};
+}
+
+/// Writes element-wise unary ops whose gradient reads the output:
+/// `name => |y, grad| input_gradient;` (the output is kept, not recomputed, unless the
+/// strategy recomputes memory-bound results).
+macro_rules! output_rules {
+    ($($name:ident => |$y:ident, $g:ident| $grad:expr;)*) => {$(
+        fn $name(tensor: AT<B>) -> AT<B> {
+            output_op::<B, C>(tensor, B::$name, |$y: FT<B>, $g: FT<B>| $grad)
         }
     )*};
 }
@@ -219,16 +230,12 @@ impl<B: Backend, C: CheckpointStrategy> FloatTensorOps<Self> for Autodiff<B, C> 
     // ---- element-wise math ------------------------------------------------------------------
 
     unary_rules! {
-        float_exp => |x, g| B::float_mul(g, B::float_exp(x));
         float_log => |x, g| B::float_div(g, x);
         float_log1p => |x, g| B::float_div(g, B::float_add_scalar(x, 1.0.into()));
-        float_sqrt => |x, g| B::float_div(g, B::float_mul_scalar(B::float_sqrt(x), 2.0.into()));
         float_abs => |x, g| B::float_mul(g, B::float_sign(x));
-        float_recip => |x, g| B::float_neg(B::float_div(g, square::<B>(x)));
         float_cos => |x, g| B::float_neg(B::float_mul(g, B::float_sin(x)));
         float_sin => |x, g| B::float_mul(g, B::float_cos(x));
         float_tan => |x, g| B::float_mul(g, one_plus_signed_square::<B>(B::float_tan(x), 1.0));
-        float_tanh => |x, g| B::float_mul(g, one_plus_signed_square::<B>(B::float_tanh(x), -1.0));
         float_cosh => |x, g| B::float_mul(g, B::float_sinh(x));
         float_sinh => |x, g| B::float_mul(g, B::float_cosh(x));
         float_asin => |x, g| B::float_div(g, B::float_sqrt(one_plus_signed_square::<B>(x, -1.0)));
@@ -241,6 +248,13 @@ impl<B: Backend, C: CheckpointStrategy> FloatTensorOps<Self> for Autodiff<B, C> 
             let gauss = B::float_exp(B::float_neg(square::<B>(x)));
             B::float_mul(g, B::float_mul_scalar(gauss, core::f64::consts::FRAC_2_SQRT_PI.into()))
         };
+    }
+
+    output_rules! {
+        float_exp => |y, g| B::float_mul(g, y);
+        float_sqrt => |y, g| B::float_div(g, B::float_mul_scalar(y, 2.0.into()));
+        float_recip => |y, g| B::float_neg(B::float_mul(g, square::<B>(y)));
+        float_tanh => |y, g| B::float_mul(g, one_plus_signed_square::<B>(y, -1.0));
     }
 
     zero_gradient!(

@@ -4,7 +4,7 @@
 
 use super::backward::{Backward, Ops, OpsKind, binary, unary};
 use crate::checkpoint::strategy::CheckpointStrategy;
-use crate::checkpoint::{Checkpointer, ForwardFn, Saved};
+use crate::checkpoint::{Checkpointer, ForwardFn, Saved, SavedInner};
 use crate::grads::Gradients;
 use crate::tensor::AutodiffTensor;
 use burn_backend::{Backend, DType, FloatDType, Shape, TensorMetadata, tensor::FloatTensor};
@@ -81,6 +81,43 @@ where
         move |ops, grads, checkpointer| {
             let x = checkpointer.retrieve(ops.state);
             unary::<B>(ops.parents, ops.node, grads, |grad| backward(x, grad));
+        },
+    )
+}
+
+/// `y = forward(x)`, element-wise, whose gradient is read off the output:
+/// `dx = backward(y, dy)`. Memory-bound.
+///
+/// When the strategy keeps values, the step keeps the output itself (the next operation
+/// usually keeps it too, so it costs no extra memory, and nothing is recomputed). When the
+/// strategy recomputes memory-bound results, the step saves `x` as `unary_op` does and
+/// recomputes `y = forward(x)` in the backward pass.
+pub(crate) fn output_op<B: Backend, C: CheckpointStrategy>(
+    x: AT<B>,
+    forward: fn(FT<B>) -> FT<B>,
+    backward: fn(FT<B>, FT<B>) -> FT<B>,
+) -> AT<B> {
+    let output = forward(x.primitive().clone());
+    let retro: ForwardFn<B> = Arc::new(move |mut v: Vec<FT<B>>| forward(v.remove(0)));
+    let recompute = C::recomputes_memory_bound();
+    let kept = output.clone();
+    record::<B, C, Saved<B>, 1>(
+        [&x],
+        output,
+        Some(retro),
+        || {
+            if recompute {
+                super::backward::saved::<B, C>(&x)
+            } else {
+                Saved(SavedInner::Value(kept))
+            }
+        },
+        move |ops, grads, checkpointer| {
+            unary::<B>(ops.parents, ops.node, grads, |grad| {
+                let value = checkpointer.retrieve(ops.state);
+                let output = if recompute { forward(value) } else { value };
+                backward(output, grad)
+            })
         },
     )
 }
