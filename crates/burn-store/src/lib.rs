@@ -60,6 +60,7 @@ mod apply;
 mod error;
 mod options;
 mod policy;
+mod recorder;
 mod remap;
 mod result;
 mod safetensors;
@@ -71,6 +72,10 @@ pub use crate::safetensors::SafetensorsStore;
 pub use error::StoreError;
 pub use options::LoadOptions;
 pub use policy::DTypePolicy;
+pub use recorder::{
+    CompactRecorder, DefaultRecorder, FullPrecisionSettings, HalfPrecisionSettings,
+    NamedMpkFileRecorder, PrecisionSettings,
+};
 pub use remap::KeyRemapper;
 pub use result::ApplyResult;
 pub use snapshot::TensorSnapshot;

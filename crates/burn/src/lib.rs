@@ -71,6 +71,15 @@ pub mod store {
     pub use burn_store::*;
 }
 
+/// Saving modules to files with Burn's recorders (`model.save_file(path, &recorder)`).
+pub mod record {
+    pub use burn_core::record::{FileRecorder, RecorderError};
+    pub use burn_store::{
+        CompactRecorder, DefaultRecorder, FullPrecisionSettings, HalfPrecisionSettings,
+        NamedMpkFileRecorder, PrecisionSettings,
+    };
+}
+
 /// Datasets, batchers and data loaders.
 pub mod data {
     pub use burn_data::*;

@@ -2,7 +2,9 @@
 
 use super::param::Param;
 use super::traversal::{DeviceCollector, NoGrad, ParamCounter, ToDevice, ToInner};
+use crate::record::{FileRecorder, RecorderError, with_extension};
 use burn_tensor::{Bool, Device, Int, Tensor};
+use std::path::PathBuf;
 
 /// A neural-network module: a tree of parameters and sub-modules. Write it with
 /// `#[derive(Module)]`; the derive implements [`visit`](Module::visit) and
@@ -65,6 +67,28 @@ pub trait Module: Clone + Send + core::fmt::Debug {
         let mut counter = ParamCounter::default();
         self.visit(&mut counter);
         counter.count
+    }
+
+    /// Saves the parameters to `path` plus the recorder's extension
+    /// (`model` → `model.safetensors`).
+    fn save_file<R: FileRecorder>(
+        self,
+        path: impl Into<PathBuf>,
+        recorder: &R,
+    ) -> Result<(), RecorderError> {
+        recorder.save_module(&self, &with_extension::<R>(&path.into()))
+    }
+
+    /// Loads the parameters saved at `path` (plus the recorder's extension) into the module
+    /// and moves it to `device`.
+    fn load_file<R: FileRecorder>(
+        self,
+        path: impl Into<PathBuf>,
+        recorder: &R,
+        device: &Device,
+    ) -> Result<Self, RecorderError> {
+        let loaded = recorder.load_module(self, &with_extension::<R>(&path.into()))?;
+        Ok(loaded.to_device(device))
     }
 
     /// The module for inference: every parameter on the inner device (no autodiff),
