@@ -113,6 +113,22 @@ impl Initializer {
         )
     }
 
+    /// The parameters of a layer computing `x·W + b`: a weight of `shape` and, when
+    /// `bias_len` is given, a bias of `[bias_len]`, both drawn with the fans `[fan_in,
+    /// fan_out]`.
+    pub(crate) fn init_weight_and_bias<const D: usize, S: Into<Shape>>(
+        &self,
+        shape: S,
+        bias_len: Option<usize>,
+        [fan_in, fan_out]: [usize; 2],
+        device: &Device,
+    ) -> (Param<Tensor<D>>, Option<Param<Tensor<1>>>) {
+        let (fan_in, fan_out) = (Some(fan_in), Some(fan_out));
+        let weight = self.init_with(shape, fan_in, fan_out, device);
+        let bias = bias_len.map(|len| self.init_with([len], fan_in, fan_out, device));
+        (weight, bias)
+    }
+
     /// The values, computed now.
     pub fn tensor<const D: usize>(
         &self,

@@ -38,14 +38,12 @@ pub struct Linear {
 impl LinearConfig {
     /// The layer, with lazily initialized parameters on `device`.
     pub fn init(&self, device: &Device) -> Linear {
-        let fans = (Some(self.d_input), Some(self.d_output));
-        let weight =
-            self.initializer
-                .init_with([self.d_input, self.d_output], fans.0, fans.1, device);
-        let bias = self.bias.then(|| {
-            self.initializer
-                .init_with([self.d_output], fans.0, fans.1, device)
-        });
+        let (weight, bias) = self.initializer.init_weight_and_bias(
+            [self.d_input, self.d_output],
+            self.bias.then_some(self.d_output),
+            [self.d_input, self.d_output],
+            device,
+        );
         Linear { weight, bias }
     }
 }

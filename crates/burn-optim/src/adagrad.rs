@@ -1,16 +1,11 @@
 //! AdaGrad (Duchi et al., 2011), with learning-rate decay and L2 weight decay (PyTorch's
 //! rule).
 
-use crate::LearningRate;
-use crate::adaptor::{OptimizerAdaptor, adapt};
 use crate::decay::{WeightDecay, WeightDecayConfig, decayed};
 use crate::grad_clipping::GradientClippingConfig;
-use crate::optimizer::SimpleOptimizer;
-use crate::state::ParamState;
+use crate::optimizer::simple_optimizer;
 use crate::validate::non_negative;
 use burn::config::Config;
-use burn::module::Module;
-use burn::tensor::Tensor;
 
 /// The config of [`AdaGrad`].
 #[derive(Config, Debug, PartialEq)]
@@ -41,14 +36,6 @@ impl AdaGradConfig {
             weight_decay: self.weight_decay.as_ref().map(WeightDecay::new),
         }
     }
-
-    /// The AdaGrad optimizer for modules of type `M`.
-    ///
-    /// # Panics
-    /// As [`build`](Self::build), or on an invalid clipping threshold.
-    pub fn init<M: Module>(&self) -> OptimizerAdaptor<AdaGrad, M> {
-        adapt(self.build(), self.grad_clipping.as_ref())
-    }
 }
 
 /// AdaGrad: for a parameter θ with gradient `g` at step `t` (counted per parameter, from 1),
@@ -68,16 +55,10 @@ pub struct AdaGrad {
 /// The name of the sum of squared gradients in the state.
 const SUM: &str = "sum";
 
-impl SimpleOptimizer for AdaGrad {
-    const NAME: &'static str = "AdaGrad";
-
-    fn step<const D: usize>(
-        &self,
-        lr: LearningRate,
-        param: Tensor<D>,
-        grad: Tensor<D>,
-        state: &mut ParamState,
-    ) -> Tensor<D> {
+simple_optimizer! {
+    "AdaGrad": AdaGradConfig => AdaGrad;
+    const NAME = "AdaGrad";
+    fn step(&self, lr, param, grad, state) {
         let grad = decayed(self.weight_decay.as_ref(), grad, &param);
         let square = grad.clone().square();
         let sum = match state.take::<D>(SUM) {

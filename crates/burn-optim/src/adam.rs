@@ -1,15 +1,10 @@
 //! Adam (Kingma & Ba, 2015), with L2 weight decay and AMSGrad.
 
-use crate::LearningRate;
 use crate::adaptive::AdaptiveMomentum;
-use crate::adaptor::{OptimizerAdaptor, adapt};
 use crate::decay::{WeightDecay, WeightDecayConfig, decayed};
 use crate::grad_clipping::GradientClippingConfig;
-use crate::optimizer::SimpleOptimizer;
-use crate::state::ParamState;
+use crate::optimizer::simple_optimizer;
 use burn::config::Config;
-use burn::module::Module;
-use burn::tensor::Tensor;
 
 /// The config of [`Adam`].
 #[derive(Config, Debug, PartialEq)]
@@ -38,24 +33,16 @@ impl AdamConfig {
     /// # Panics
     /// If a beta is out of `[0, 1)`, or epsilon or the weight decay is negative.
     pub fn build(&self) -> Adam {
-        let moments = AdaptiveMomentum {
-            beta_1: self.beta_1,
-            beta_2: self.beta_2,
-            epsilon: self.epsilon,
-            amsgrad: self.amsgrad,
-        };
         Adam {
-            moments: moments.validated("AdamConfig"),
+            moments: AdaptiveMomentum::new(
+                "AdamConfig",
+                self.beta_1,
+                self.beta_2,
+                self.epsilon,
+                self.amsgrad,
+            ),
             weight_decay: self.weight_decay.as_ref().map(WeightDecay::new),
         }
-    }
-
-    /// The Adam optimizer for modules of type `M`.
-    ///
-    /// # Panics
-    /// As [`build`](Self::build), or on an invalid clipping threshold.
-    pub fn init<M: Module>(&self) -> OptimizerAdaptor<Adam, M> {
-        adapt(self.build(), self.grad_clipping.as_ref())
     }
 }
 
@@ -73,16 +60,10 @@ pub struct Adam {
     weight_decay: Option<WeightDecay>,
 }
 
-impl SimpleOptimizer for Adam {
-    const NAME: &'static str = "Adam";
-
-    fn step<const D: usize>(
-        &self,
-        lr: LearningRate,
-        param: Tensor<D>,
-        grad: Tensor<D>,
-        state: &mut ParamState,
-    ) -> Tensor<D> {
+simple_optimizer! {
+    "Adam": AdamConfig => Adam;
+    const NAME = "Adam";
+    fn step(&self, lr, param, grad, state) {
         let grad = decayed(self.weight_decay.as_ref(), grad, &param);
         let direction = self.moments.direction(grad, state);
         param - direction.mul_scalar(lr)

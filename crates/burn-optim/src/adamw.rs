@@ -1,15 +1,10 @@
 //! AdamW: Adam with decoupled weight decay (Loshchilov & Hutter, 2019).
 
-use crate::LearningRate;
 use crate::adaptive::AdaptiveMomentum;
-use crate::adaptor::{OptimizerAdaptor, adapt};
 use crate::grad_clipping::GradientClippingConfig;
-use crate::optimizer::SimpleOptimizer;
-use crate::state::ParamState;
+use crate::optimizer::simple_optimizer;
 use crate::validate::non_negative;
 use burn::config::Config;
-use burn::module::Module;
-use burn::tensor::Tensor;
 
 /// The config of [`AdamW`].
 #[derive(Config, Debug, PartialEq)]
@@ -40,24 +35,16 @@ impl AdamWConfig {
     /// If a beta is out of `[0, 1)`, or epsilon or the weight decay is negative.
     pub fn build(&self) -> AdamW {
         non_negative("AdamWConfig", "weight_decay", self.weight_decay.into());
-        let moments = AdaptiveMomentum {
-            beta_1: self.beta_1,
-            beta_2: self.beta_2,
-            epsilon: self.epsilon,
-            amsgrad: self.amsgrad,
-        };
         AdamW {
-            moments: moments.validated("AdamWConfig"),
+            moments: AdaptiveMomentum::new(
+                "AdamWConfig",
+                self.beta_1,
+                self.beta_2,
+                self.epsilon,
+                self.amsgrad,
+            ),
             weight_decay: self.weight_decay,
         }
-    }
-
-    /// The AdamW optimizer for modules of type `M`.
-    ///
-    /// # Panics
-    /// As [`build`](Self::build), or on an invalid clipping threshold.
-    pub fn init<M: Module>(&self) -> OptimizerAdaptor<AdamW, M> {
-        adapt(self.build(), self.grad_clipping.as_ref())
     }
 }
 
@@ -75,16 +62,10 @@ pub struct AdamW {
     weight_decay: f32,
 }
 
-impl SimpleOptimizer for AdamW {
-    const NAME: &'static str = "AdamW";
-
-    fn step<const D: usize>(
-        &self,
-        lr: LearningRate,
-        param: Tensor<D>,
-        grad: Tensor<D>,
-        state: &mut ParamState,
-    ) -> Tensor<D> {
+simple_optimizer! {
+    "AdamW": AdamWConfig => AdamW;
+    const NAME = "AdamW";
+    fn step(&self, lr, param, grad, state) {
         let decayed = param.mul_scalar(1.0 - lr * f64::from(self.weight_decay));
         let direction = self.moments.direction(grad, state);
         decayed - direction.mul_scalar(lr)

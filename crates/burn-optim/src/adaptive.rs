@@ -25,12 +25,17 @@ pub(crate) struct AdaptiveMomentum {
 }
 
 impl AdaptiveMomentum {
-    /// Checks the hyper-parameters, naming `config` in the panic.
-    pub(crate) fn validated(self, config: &str) -> Self {
-        unit_interval(config, "beta_1", self.beta_1.into());
-        unit_interval(config, "beta_2", self.beta_2.into());
-        non_negative(config, "epsilon", self.epsilon.into());
-        self
+    /// The moments with these hyper-parameters, checked (naming `config` in the panic).
+    pub(crate) fn new(config: &str, beta_1: f32, beta_2: f32, epsilon: f32, amsgrad: bool) -> Self {
+        unit_interval(config, "beta_1", beta_1.into());
+        unit_interval(config, "beta_2", beta_2.into());
+        non_negative(config, "epsilon", epsilon.into());
+        Self {
+            beta_1,
+            beta_2,
+            epsilon,
+            amsgrad,
+        }
     }
 
     /// The update direction `m̂ / (√v̂ + ε)` from `grad`, updating the moments in `state`.

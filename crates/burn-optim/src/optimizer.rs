@@ -48,3 +48,49 @@ pub trait SimpleOptimizer: Clone + Send + Sync + 'static {
         state: &mut ParamState,
     ) -> Tensor<D>;
 }
+
+/// Writes a rule's [`SimpleOptimizer`] impl and its config's `init`:
+///
+/// ```text
+/// simple_optimizer! {
+///     "Title": RuleConfig => Rule;
+///     const NAME = "Rule";
+///     fn step(&self, lr, param, grad, state) { … }
+/// }
+/// ```
+///
+/// `RuleConfig::init::<M>()` wraps `RuleConfig::build()` in an
+/// [`OptimizerAdaptor`](crate::OptimizerAdaptor) clipping with the config's `grad_clipping`;
+/// `step` gets the arguments of [`SimpleOptimizer::step`] under the given names, with the
+/// tensors' rank `D`.
+macro_rules! simple_optimizer {
+    (
+        $title:literal: $config:ident => $rule:ident;
+        const NAME = $name:literal;
+        fn step(&$self:ident, $lr:ident, $param:ident, $grad:ident, $state:ident) $body:block
+    ) => {
+        impl $config {
+            #[doc = concat!("The ", $title, " optimizer for modules of type `M`.")]
+            ///
+            /// # Panics
+            /// As [`build`](Self::build), or on an invalid clipping threshold.
+            pub fn init<M: burn::module::Module>(&self) -> $crate::OptimizerAdaptor<$rule, M> {
+                $crate::adaptor::adapt(self.build(), self.grad_clipping.as_ref())
+            }
+        }
+
+        impl $crate::SimpleOptimizer for $rule {
+            const NAME: &'static str = $name;
+
+            fn step<const D: usize>(
+                &$self,
+                $lr: $crate::LearningRate,
+                $param: burn::tensor::Tensor<D>,
+                $grad: burn::tensor::Tensor<D>,
+                $state: &mut $crate::ParamState,
+            ) -> burn::tensor::Tensor<D> $body
+        }
+    };
+}
+
+pub(crate) use simple_optimizer;

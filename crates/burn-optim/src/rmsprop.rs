@@ -1,15 +1,11 @@
 //! RMSProp (Hinton's lecture 6e), with centering, momentum and L2 weight decay (PyTorch's
 //! rule).
 
-use crate::LearningRate;
-use crate::adaptor::{OptimizerAdaptor, adapt};
 use crate::decay::{WeightDecay, WeightDecayConfig, decayed};
 use crate::grad_clipping::GradientClippingConfig;
-use crate::optimizer::SimpleOptimizer;
-use crate::state::ParamState;
+use crate::optimizer::simple_optimizer;
 use crate::validate::{non_negative, require};
 use burn::config::Config;
-use burn::module::Module;
 use burn::tensor::Tensor;
 
 /// The config of [`RmsProp`].
@@ -56,14 +52,6 @@ impl RmsPropConfig {
             weight_decay: self.weight_decay.as_ref().map(WeightDecay::new),
         }
     }
-
-    /// The RMSProp optimizer for modules of type `M`.
-    ///
-    /// # Panics
-    /// As [`build`](Self::build), or on an invalid clipping threshold.
-    pub fn init<M: Module>(&self) -> OptimizerAdaptor<RmsProp, M> {
-        adapt(self.build(), self.grad_clipping.as_ref())
-    }
 }
 
 /// RMSProp: for a parameter θ with gradient `g` (buffers start at 0),
@@ -99,16 +87,10 @@ impl RmsProp {
     }
 }
 
-impl SimpleOptimizer for RmsProp {
-    const NAME: &'static str = "RmsProp";
-
-    fn step<const D: usize>(
-        &self,
-        lr: LearningRate,
-        param: Tensor<D>,
-        grad: Tensor<D>,
-        state: &mut ParamState,
-    ) -> Tensor<D> {
+simple_optimizer! {
+    "RMSProp": RmsPropConfig => RmsProp;
+    const NAME = "RmsProp";
+    fn step(&self, lr, param, grad, state) {
         let grad = decayed(self.weight_decay.as_ref(), grad, &param);
         let square_avg = self.smooth(state.take::<D>(SQUARE_AVG), grad.clone().square());
         state.set(SQUARE_AVG, square_avg.clone());

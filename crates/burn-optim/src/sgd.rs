@@ -1,15 +1,10 @@
 //! Stochastic gradient descent, with L2 weight decay and (Nesterov) momentum.
 
-use crate::LearningRate;
-use crate::adaptor::{OptimizerAdaptor, adapt};
 use crate::decay::{WeightDecay, WeightDecayConfig, decayed};
 use crate::grad_clipping::GradientClippingConfig;
 use crate::momentum::{Momentum, MomentumConfig};
-use crate::optimizer::SimpleOptimizer;
-use crate::state::ParamState;
+use crate::optimizer::simple_optimizer;
 use burn::config::Config;
-use burn::module::Module;
-use burn::tensor::Tensor;
 
 /// The config of [`Sgd`].
 #[derive(Config, Debug, PartialEq)]
@@ -38,14 +33,6 @@ impl SgdConfig {
             momentum: self.momentum.as_ref().map(Momentum::new),
         }
     }
-
-    /// The SGD optimizer for modules of type `M`.
-    ///
-    /// # Panics
-    /// As [`build`](Self::build), or on an invalid clipping threshold.
-    pub fn init<M: Module>(&self) -> OptimizerAdaptor<Sgd, M> {
-        adapt(self.build(), self.grad_clipping.as_ref())
-    }
 }
 
 /// SGD (PyTorch's rule): for a parameter θ with gradient `g`,
@@ -62,16 +49,10 @@ pub struct Sgd {
     momentum: Option<Momentum>,
 }
 
-impl SimpleOptimizer for Sgd {
-    const NAME: &'static str = "Sgd";
-
-    fn step<const D: usize>(
-        &self,
-        lr: LearningRate,
-        param: Tensor<D>,
-        grad: Tensor<D>,
-        state: &mut ParamState,
-    ) -> Tensor<D> {
+simple_optimizer! {
+    "SGD": SgdConfig => Sgd;
+    const NAME = "Sgd";
+    fn step(&self, lr, param, grad, state) {
         let grad = decayed(self.weight_decay.as_ref(), grad, &param);
         let grad = match &self.momentum {
             Some(momentum) => momentum.transform(grad, state),

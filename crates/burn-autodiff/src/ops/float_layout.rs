@@ -1,12 +1,14 @@
 //! Backward rules of layout and indexing ops: permute, slice, slice-assign, cat, gather,
 //! scatter, select, select-add, mask-where.
 
-use super::backward::{binary, unary};
-use super::record::{AT, binary_linear_op, linear_op, record, record_many, reduce_to_shape, zeros};
+use super::record::{
+    AT, FT, binary_linear_op, linear_op, record_linear, record_linear2, record_many,
+    reduce_to_shape, zeros,
+};
 use crate::checkpoint::strategy::CheckpointStrategy;
 use burn_backend::IndexingUpdateOp;
 use burn_backend::tensor::{BoolTensor, IntTensor};
-use burn_backend::{Backend, Slice, TensorMetadata};
+use burn_backend::{Backend, Shape, Slice, TensorMetadata};
 
 pub(crate) fn permute<B: Backend, C: CheckpointStrategy>(tensor: AT<B>, axes: &[usize]) -> AT<B> {
     let forward = axes.to_vec();
@@ -70,25 +72,39 @@ pub(crate) fn cat<B: Backend>(tensors: Vec<AT<B>>, dim: usize) -> AT<B> {
     })
 }
 
+/// `grad` scattered (added) into zeros of `shape` at `indices` along `dim`.
+pub(super) fn scatter_into_zeros<B: Backend>(
+    grad: FT<B>,
+    shape: Shape,
+    dim: usize,
+    indices: IntTensor<B>,
+) -> FT<B> {
+    let base = zeros::<B>(shape, &grad);
+    B::float_scatter(dim, base, indices, grad, IndexingUpdateOp::Add)
+}
+
+/// Records `output`, the values of `tensor` at `indices` along `dim` (a gather, or the values
+/// picked by a max or a sort); compute-bound. The gradient is scattered back to where each
+/// value came from.
+pub(super) fn record_gathered<B: Backend, C: CheckpointStrategy>(
+    tensor: &AT<B>,
+    output: FT<B>,
+    dim: usize,
+    indices: IntTensor<B>,
+) -> AT<B> {
+    let shape = tensor.shape();
+    record_linear::<B, C>(tensor, output, None, move |g| {
+        scatter_into_zeros::<B>(g, shape, dim, indices)
+    })
+}
+
 pub(crate) fn gather<B: Backend, C: CheckpointStrategy>(
     dim: usize,
     tensor: AT<B>,
     indices: IntTensor<B>,
 ) -> AT<B> {
-    let shape = tensor.shape();
     let output = B::float_gather(dim, tensor.primitive().clone(), indices.clone());
-    record::<B, C, (), 1>(
-        [&tensor],
-        output,
-        None,
-        || (),
-        move |ops, grads, _| {
-            unary::<B>(ops.parents, ops.node, grads, |g| {
-                let base = zeros::<B>(shape, &g);
-                B::float_scatter(dim, base, indices, g, IndexingUpdateOp::Add)
-            })
-        },
-    )
+    record_gathered::<B, C>(&tensor, output, dim, indices)
 }
 
 pub(crate) fn scatter<B: Backend, C: CheckpointStrategy>(
@@ -114,28 +130,21 @@ pub(crate) fn scatter<B: Backend, C: CheckpointStrategy>(
         );
     }
     let value_shape = value.shape();
-    record::<B, C, (), 2>(
-        [&tensor, &value],
+    let indices_for_value = indices.clone();
+    record_linear2::<B, C>(
+        &tensor,
+        &value,
         output,
         None,
-        || (),
-        move |ops, grads, _| {
-            let indices_for_value = indices.clone();
-            binary::<B>(
-                ops.parents,
-                ops.node,
-                grads,
-                |g| match update {
-                    // Overwritten positions take no gradient back to the tensor.
-                    IndexingUpdateOp::Assign => {
-                        let hole = zeros::<B>(value_shape, &g);
-                        B::float_scatter(dim, g, indices, hole, IndexingUpdateOp::Assign)
-                    }
-                    _ => g,
-                },
-                |g| B::float_gather(dim, g, indices_for_value),
-            )
+        move |g| match update {
+            // Overwritten positions take no gradient back to the tensor.
+            IndexingUpdateOp::Assign => {
+                let hole = zeros::<B>(value_shape, &g);
+                B::float_scatter(dim, g, indices, hole, IndexingUpdateOp::Assign)
+            }
+            _ => g,
         },
+        move |g| B::float_gather(dim, g, indices_for_value),
     )
 }
 
@@ -146,17 +155,9 @@ pub(crate) fn select<B: Backend, C: CheckpointStrategy>(
 ) -> AT<B> {
     let shape = tensor.shape();
     let output = B::float_select(tensor.primitive().clone(), dim, indices.clone());
-    record::<B, C, (), 1>(
-        [&tensor],
-        output,
-        None,
-        || (),
-        move |ops, grads, _| {
-            unary::<B>(ops.parents, ops.node, grads, |g| {
-                B::float_select_add(zeros::<B>(shape, &g), dim, indices, g)
-            })
-        },
-    )
+    record_linear::<B, C>(&tensor, output, None, move |g| {
+        B::float_select_add(zeros::<B>(shape, &g), dim, indices, g)
+    })
 }
 
 pub(crate) fn select_add<B: Backend, C: CheckpointStrategy>(
@@ -171,20 +172,13 @@ pub(crate) fn select_add<B: Backend, C: CheckpointStrategy>(
         indices.clone(),
         value.primitive().clone(),
     );
-    record::<B, C, (), 2>(
-        [&tensor, &value],
+    record_linear2::<B, C>(
+        &tensor,
+        &value,
         output,
         None,
-        || (),
-        move |ops, grads, _| {
-            binary::<B>(
-                ops.parents,
-                ops.node,
-                grads,
-                |g| g,
-                |g| B::float_select(g, dim, indices),
-            )
-        },
+        |g| g,
+        move |g| B::float_select(g, dim, indices),
     )
 }
 

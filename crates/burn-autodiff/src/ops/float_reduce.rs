@@ -1,10 +1,10 @@
 //! Backward rules of matmul, reductions, scans and sorting.
 
-use super::backward::{binary, saved, unary};
-use super::record::{AT, FT, fit_to_input, linear_op, record, unary_op, zeros};
+use super::backward::{binary, saved};
+use super::float_layout::{record_gathered, scatter_into_zeros};
+use super::record::{AT, FT, Layout, linear_op, record, unary_op};
 use crate::checkpoint::Saved;
 use crate::checkpoint::strategy::CheckpointStrategy;
-use burn_backend::IndexingUpdateOp;
 use burn_backend::tensor::IntTensor;
 use burn_backend::{Backend, FloatDType, Shape, Slice, TensorMetadata, get_device_settings};
 
@@ -19,20 +19,8 @@ fn broadcast_back<B: Backend>(grad: FT<B>, shape: &Shape) -> FT<B> {
     B::float_expand(grad, shape.clone())
 }
 
-/// `grad` scattered (added) into zeros of `shape` at `indices` along `dim`.
-fn scatter_into_zeros<B: Backend>(
-    grad: FT<B>,
-    shape: Shape,
-    dim: usize,
-    indices: IntTensor<B>,
-) -> FT<B> {
-    let base = zeros::<B>(shape, &grad);
-    B::float_scatter(dim, base, indices, grad, IndexingUpdateOp::Add)
-}
-
 pub(crate) fn matmul<B: Backend, C: CheckpointStrategy>(lhs: AT<B>, rhs: AT<B>) -> AT<B> {
-    let (lhs_shape, rhs_shape) = (lhs.shape(), rhs.shape());
-    let (lhs_dtype, rhs_dtype) = (lhs.dtype(), rhs.dtype());
+    let (lhs_layout, rhs_layout) = (Layout::of(&lhs), Layout::of(&rhs));
     let output = B::float_matmul(lhs.primitive().clone(), rhs.primitive().clone());
     // Each input's gradient needs the other input only: keep just what will be used.
     let (need_lhs, need_rhs) = (rhs.is_tracked(), lhs.is_tracked());
@@ -57,12 +45,12 @@ pub(crate) fn matmul<B: Backend, C: CheckpointStrategy>(lhs: AT<B>, rhs: AT<B>) 
                 |g| {
                     let r = r.expect("the rhs is kept when the lhs is tracked");
                     let grad = B::float_matmul(g, B::float_transpose(r));
-                    fit_to_input::<B>(grad, &lhs_shape, lhs_dtype)
+                    lhs_layout.fit::<B>(grad)
                 },
                 |g| {
                     let l = l.expect("the lhs is kept when the rhs is tracked");
                     let grad = B::float_matmul(B::float_transpose(l), g);
-                    fit_to_input::<B>(grad, &rhs_shape, rhs_dtype)
+                    rhs_layout.fit::<B>(grad)
                 },
             )
         },
@@ -146,24 +134,12 @@ pub(crate) fn max_dim_with_indices<B: Backend, C: CheckpointStrategy>(
     dim: usize,
     max: bool,
 ) -> (AT<B>, IntTensor<B>) {
-    let shape = tensor.shape();
     let (output, indices) = if max {
         B::float_max_dim_with_indices(tensor.primitive().clone(), dim)
     } else {
         B::float_min_dim_with_indices(tensor.primitive().clone(), dim)
     };
-    let kept = indices.clone();
-    let result = record::<B, C, (), 1>(
-        [&tensor],
-        output,
-        None,
-        || (),
-        move |ops, grads, _| {
-            unary::<B>(ops.parents, ops.node, grads, |g| {
-                scatter_into_zeros::<B>(g, shape, dim, kept)
-            })
-        },
-    );
+    let result = record_gathered::<B, C>(&tensor, output, dim, indices.clone());
     (result, indices)
 }
 
@@ -254,19 +230,7 @@ pub(crate) fn sort_with_indices<B: Backend, C: CheckpointStrategy>(
     dim: usize,
     descending: bool,
 ) -> (AT<B>, IntTensor<B>) {
-    let shape = tensor.shape();
     let (output, indices) = B::float_sort_with_indices(tensor.primitive().clone(), dim, descending);
-    let kept = indices.clone();
-    let result = record::<B, C, (), 1>(
-        [&tensor],
-        output,
-        None,
-        || (),
-        move |ops, grads, _| {
-            unary::<B>(ops.parents, ops.node, grads, |g| {
-                scatter_into_zeros::<B>(g, shape, dim, kept)
-            })
-        },
-    );
+    let result = record_gathered::<B, C>(&tensor, output, dim, indices.clone());
     (result, indices)
 }

@@ -112,60 +112,107 @@ where
     }
 }
 
-/// The wanted gradients of `conv2d` through `B`'s backward kernels.
-fn conv2d_grads<B: Backend>(
+/// The options of a 2-d convolution (`ConvOptions<2>`) or transposed convolution
+/// (`ConvTransposeOptions<2>`), with `B`'s backward kernels of that kind.
+trait Conv2dKind: Copy + Send + 'static {
+    /// The gradient of the input `x`.
+    fn x_backward<B: Backend>(self, x: FT<B>, w: FT<B>, grad: FT<B>) -> FT<B>;
+    /// The gradient of the weight `w`.
+    fn weight_backward<B: Backend>(self, x: FT<B>, w: FT<B>, grad: FT<B>) -> FT<B>;
+}
+
+impl Conv2dKind for ConvOptions<2> {
+    fn x_backward<B: Backend>(self, x: FT<B>, w: FT<B>, grad: FT<B>) -> FT<B> {
+        B::conv2d_x_backward(x, w, grad, self)
+    }
+    fn weight_backward<B: Backend>(self, x: FT<B>, w: FT<B>, grad: FT<B>) -> FT<B> {
+        B::conv2d_weight_backward(x, w, grad, self)
+    }
+}
+
+impl Conv2dKind for ConvTransposeOptions<2> {
+    fn x_backward<B: Backend>(self, _x: FT<B>, w: FT<B>, grad: FT<B>) -> FT<B> {
+        B::conv_transpose2d_x_backward(w, grad, self)
+    }
+    fn weight_backward<B: Backend>(self, x: FT<B>, w: FT<B>, grad: FT<B>) -> FT<B> {
+        B::conv_transpose2d_weight_backward(x, w, grad, self)
+    }
+}
+
+/// The wanted gradients of a 2-d (transposed) convolution through `B`'s backward kernels.
+fn conv2d_grads<B: Backend, O: Conv2dKind>(
     x: FT<B>,
     w: FT<B>,
     grad: FT<B>,
-    options: ConvOptions<2>,
+    options: O,
     [gx, gw, gb]: Wanted,
 ) -> [Option<FT<B>>; 3] {
     [
-        gx.then(|| B::conv2d_x_backward(x.clone(), w.clone(), grad.clone(), options)),
-        gw.then(|| B::conv2d_weight_backward(x, w, grad.clone(), options)),
+        gx.then(|| options.x_backward::<B>(x.clone(), w.clone(), grad.clone())),
+        gw.then(|| options.weight_backward::<B>(x, w, grad.clone())),
         gb.then(|| B::conv_bias_backward(grad)),
     ]
 }
 
-/// The wanted gradients of `conv_transpose2d` through `B`'s backward kernels.
-fn conv_transpose2d_grads<B: Backend>(
+/// The 1-d gradients from the 2-d ones `grads_2d` computes on height-1 views (`x`, `weight`
+/// and the output gradient unsqueezed; the `x` and `weight` gradients squeezed back, the
+/// bias gradient has no height).
+fn grads_on_height_1<B: Backend>(
     x: FT<B>,
     w: FT<B>,
     grad: FT<B>,
-    options: ConvTransposeOptions<2>,
-    [gx, gw, gb]: Wanted,
+    wanted: Wanted,
+    grads_2d: impl FnOnce(FT<B>, FT<B>, FT<B>, Wanted) -> [Option<FT<B>>; 3],
 ) -> [Option<FT<B>>; 3] {
-    [
-        gx.then(|| B::conv_transpose2d_x_backward(w.clone(), grad.clone(), options)),
-        gw.then(|| B::conv_transpose2d_weight_backward(x, w, grad.clone(), options)),
-        gb.then(|| B::conv_bias_backward(grad)),
-    ]
-}
-
-/// The 1-d gradients from 2-d ones computed on height-1 views (`x` and `weight` squeezed
-/// back; the bias gradient has no height).
-fn squeeze_grads<B: Backend>([gx, gw, gb]: [Option<FT<B>>; 3]) -> [Option<FT<B>>; 3] {
+    let (x, w, grad) = (unsqueeze::<B>(x), unsqueeze::<B>(w), unsqueeze::<B>(grad));
+    let [gx, gw, gb] = grads_2d(x, w, grad, wanted);
     [gx.map(squeeze::<B>), gw.map(squeeze::<B>), gb]
 }
 
-/// The primitive of an optional bias.
-fn bias_primitive<B: Backend>(bias: &Option<AT<B>>) -> Option<FT<B>> {
-    bias.as_ref().map(|b| b.primitive().clone())
+/// Runs `forward(x, weight, bias)` on the primitives and records it as a convolution (see
+/// [`record_conv`]) whose gradients are those of the 2-d kind `options`, computed on height-1
+/// views (see [`grads_on_height_1`]) for a 1-d convolution (`height_1`).
+fn conv<B, C, O>(
+    x: AT<B>,
+    weight: AT<B>,
+    bias: Option<AT<B>>,
+    forward: impl FnOnce(FT<B>, FT<B>, Option<FT<B>>) -> FT<B>,
+    options: O,
+    height_1: bool,
+) -> AT<B>
+where
+    B: Backend,
+    C: CheckpointStrategy,
+    O: Conv2dKind,
+{
+    let bias_primitive = bias.as_ref().map(|b| b.primitive().clone());
+    let output = forward(
+        x.primitive().clone(),
+        weight.primitive().clone(),
+        bias_primitive,
+    );
+    let grads_2d = move |x, w, g, wanted| conv2d_grads::<B, O>(x, w, g, options, wanted);
+    record_conv::<B, C, _>(
+        &x,
+        &weight,
+        bias.as_ref(),
+        output,
+        move |x, w, g, wanted| {
+            if height_1 {
+                grads_on_height_1::<B>(x, w, g, wanted, grads_2d)
+            } else {
+                grads_2d(x, w, g, wanted)
+            }
+        },
+    )
 }
 
 impl<B: Backend, C: CheckpointStrategy> ModuleOps<Self> for Autodiff<B, C> {
     // ---- convolutions ----------------------------------------------------------------------
 
     fn conv2d(x: AT<B>, weight: AT<B>, bias: Option<AT<B>>, options: ConvOptions<2>) -> AT<B> {
-        let (xp, wp) = (x.primitive().clone(), weight.primitive().clone());
-        let output = B::conv2d(xp, wp, bias_primitive(&bias), options);
-        record_conv::<B, C, _>(
-            &x,
-            &weight,
-            bias.as_ref(),
-            output,
-            move |x, w, g, wanted| conv2d_grads::<B>(x, w, g, options, wanted),
-        )
+        let forward = |x, w, b| B::conv2d(x, w, b, options);
+        conv::<B, C, _>(x, weight, bias, forward, options, false)
     }
 
     fn conv_transpose2d(
@@ -174,32 +221,15 @@ impl<B: Backend, C: CheckpointStrategy> ModuleOps<Self> for Autodiff<B, C> {
         bias: Option<AT<B>>,
         options: ConvTransposeOptions<2>,
     ) -> AT<B> {
-        let (xp, wp) = (x.primitive().clone(), weight.primitive().clone());
-        let output = B::conv_transpose2d(xp, wp, bias_primitive(&bias), options);
-        record_conv::<B, C, _>(
-            &x,
-            &weight,
-            bias.as_ref(),
-            output,
-            move |x, w, g, wanted| conv_transpose2d_grads::<B>(x, w, g, options, wanted),
-        )
+        let forward = |x, w, b| B::conv_transpose2d(x, w, b, options);
+        conv::<B, C, _>(x, weight, bias, forward, options, false)
     }
 
     /// Forward with `B::conv1d`; backward through the 2-d backward ops on height-1 views.
     fn conv1d(x: AT<B>, weight: AT<B>, bias: Option<AT<B>>, options: ConvOptions<1>) -> AT<B> {
-        let (xp, wp) = (x.primitive().clone(), weight.primitive().clone());
-        let output = B::conv1d(xp, wp, bias_primitive(&bias), options);
-        let options = conv_options_2d(options);
-        record_conv::<B, C, _>(
-            &x,
-            &weight,
-            bias.as_ref(),
-            output,
-            move |x, w, g, wanted| {
-                let (x, w, g) = (unsqueeze::<B>(x), unsqueeze::<B>(w), unsqueeze::<B>(g));
-                squeeze_grads::<B>(conv2d_grads::<B>(x, w, g, options, wanted))
-            },
-        )
+        let forward = |x, w, b| B::conv1d(x, w, b, options);
+        let options_2d = conv_options_2d(options);
+        conv::<B, C, _>(x, weight, bias, forward, options_2d, true)
     }
 
     /// Forward with `B::conv_transpose1d`; backward through the 2-d backward ops on height-1
@@ -210,238 +240,41 @@ impl<B: Backend, C: CheckpointStrategy> ModuleOps<Self> for Autodiff<B, C> {
         bias: Option<AT<B>>,
         options: ConvTransposeOptions<1>,
     ) -> AT<B> {
-        let (xp, wp) = (x.primitive().clone(), weight.primitive().clone());
-        let output = B::conv_transpose1d(xp, wp, bias_primitive(&bias), options);
-        let options = conv_transpose_options_2d(options);
-        record_conv::<B, C, _>(
-            &x,
-            &weight,
-            bias.as_ref(),
-            output,
-            move |x, w, g, wanted| {
-                let (x, w, g) = (unsqueeze::<B>(x), unsqueeze::<B>(w), unsqueeze::<B>(g));
-                squeeze_grads::<B>(conv_transpose2d_grads::<B>(x, w, g, options, wanted))
-            },
-        )
-    }
-
-    fn conv2d_x_backward(
-        x: AT<B>,
-        weight: AT<B>,
-        output_grad: AT<B>,
-        options: ConvOptions<2>,
-    ) -> AT<B> {
-        AT::new(B::conv2d_x_backward(
-            x.into_primitive(),
-            weight.into_primitive(),
-            output_grad.into_primitive(),
-            options,
-        ))
-    }
-
-    fn conv2d_weight_backward(
-        x: AT<B>,
-        weight: AT<B>,
-        output_grad: AT<B>,
-        options: ConvOptions<2>,
-    ) -> AT<B> {
-        AT::new(B::conv2d_weight_backward(
-            x.into_primitive(),
-            weight.into_primitive(),
-            output_grad.into_primitive(),
-            options,
-        ))
-    }
-
-    fn conv_bias_backward(output_grad: AT<B>) -> AT<B> {
-        AT::new(B::conv_bias_backward(output_grad.into_primitive()))
-    }
-
-    fn conv_transpose2d_x_backward(
-        weight: AT<B>,
-        output_grad: AT<B>,
-        options: ConvTransposeOptions<2>,
-    ) -> AT<B> {
-        AT::new(B::conv_transpose2d_x_backward(
-            weight.into_primitive(),
-            output_grad.into_primitive(),
-            options,
-        ))
-    }
-
-    fn conv_transpose2d_weight_backward(
-        x: AT<B>,
-        weight: AT<B>,
-        output_grad: AT<B>,
-        options: ConvTransposeOptions<2>,
-    ) -> AT<B> {
-        AT::new(B::conv_transpose2d_weight_backward(
-            x.into_primitive(),
-            weight.into_primitive(),
-            output_grad.into_primitive(),
-            options,
-        ))
+        let forward = |x, w, b| B::conv_transpose1d(x, w, b, options);
+        let options_2d = conv_transpose_options_2d(options);
+        conv::<B, C, _>(x, weight, bias, forward, options_2d, true)
     }
 
     // ---- pooling and interpolation (module_pool) --------------------------------------------
 
-    fn avg_pool2d(
-        x: AT<B>,
-        kernel_size: [usize; 2],
-        stride: [usize; 2],
-        padding: [usize; 2],
-        count_include_pad: bool,
-        ceil_mode: bool,
-    ) -> AT<B> {
-        pool::avg_pool2d::<B, C>(
-            x,
-            kernel_size,
-            stride,
-            padding,
-            count_include_pad,
-            ceil_mode,
-        )
+    delegate! {
+        to pool::PoolRules<B, C>;
+        fn avg_pool2d(x: AT<B>, kernel_size: [usize; 2], stride: [usize; 2], padding: [usize; 2], count_include_pad: bool, ceil_mode: bool) -> AT<B>;
+        fn avg_pool1d(x: AT<B>, kernel_size: usize, stride: usize, padding: usize, count_include_pad: bool, ceil_mode: bool) -> AT<B>;
+        fn adaptive_avg_pool2d(x: AT<B>, output_size: [usize; 2]) -> AT<B>;
+        fn adaptive_avg_pool1d(x: AT<B>, output_size: usize) -> AT<B>;
+        fn max_pool2d_with_indices(x: AT<B>, kernel_size: [usize; 2], stride: [usize; 2], padding: [usize; 2], dilation: [usize; 2], ceil_mode: bool) -> MaxPool2dWithIndices<Self>;
+        /// Untracked, `B::max_pool2d`; tracked, through the indices of the maxima.
+        fn max_pool2d(x: AT<B>, kernel_size: [usize; 2], stride: [usize; 2], padding: [usize; 2], dilation: [usize; 2], ceil_mode: bool) -> AT<B>;
+        fn max_pool1d_with_indices(x: AT<B>, kernel_size: usize, stride: usize, padding: usize, dilation: usize, ceil_mode: bool) -> MaxPool1dWithIndices<Self>;
+        /// Untracked, `B::max_pool1d`; tracked, through the indices of the maxima.
+        fn max_pool1d(x: AT<B>, kernel_size: usize, stride: usize, padding: usize, dilation: usize, ceil_mode: bool) -> AT<B>;
+        fn interpolate(x: AT<B>, output_size: [usize; 2], options: InterpolateOptions) -> AT<B>;
     }
 
-    fn avg_pool2d_backward(
-        x: AT<B>,
-        grad: AT<B>,
-        kernel_size: [usize; 2],
-        stride: [usize; 2],
-        padding: [usize; 2],
-        count_include_pad: bool,
-        ceil_mode: bool,
-    ) -> AT<B> {
-        AT::new(B::avg_pool2d_backward(
-            x.into_primitive(),
-            grad.into_primitive(),
-            kernel_size,
-            stride,
-            padding,
-            count_include_pad,
-            ceil_mode,
-        ))
-    }
+    // ---- backward ops, untracked ----------------------------------------------------------
 
-    fn avg_pool1d(
-        x: AT<B>,
-        kernel_size: usize,
-        stride: usize,
-        padding: usize,
-        count_include_pad: bool,
-        ceil_mode: bool,
-    ) -> AT<B> {
-        pool::avg_pool1d::<B, C>(
-            x,
-            kernel_size,
-            stride,
-            padding,
-            count_include_pad,
-            ceil_mode,
-        )
-    }
-
-    fn adaptive_avg_pool2d(x: AT<B>, output_size: [usize; 2]) -> AT<B> {
-        pool::adaptive_avg_pool2d::<B, C>(x, output_size)
-    }
-
-    fn adaptive_avg_pool2d_backward(x: AT<B>, grad: AT<B>) -> AT<B> {
-        AT::new(B::adaptive_avg_pool2d_backward(
-            x.into_primitive(),
-            grad.into_primitive(),
-        ))
-    }
-
-    fn adaptive_avg_pool1d(x: AT<B>, output_size: usize) -> AT<B> {
-        pool::adaptive_avg_pool1d::<B, C>(x, output_size)
-    }
-
-    fn max_pool2d_with_indices(
-        x: AT<B>,
-        kernel_size: [usize; 2],
-        stride: [usize; 2],
-        padding: [usize; 2],
-        dilation: [usize; 2],
-        ceil_mode: bool,
-    ) -> MaxPool2dWithIndices<Self> {
-        let (output, indices) = pool::max_pool2d_with_indices::<B, C>(
-            x,
-            kernel_size,
-            stride,
-            padding,
-            dilation,
-            ceil_mode,
-        );
-        MaxPool2dWithIndices { output, indices }
-    }
-
-    fn max_pool2d_with_indices_backward(x: AT<B>, grad: AT<B>, indices: IntTensor<B>) -> AT<B> {
-        AT::new(B::max_pool2d_with_indices_backward(
-            x.into_primitive(),
-            grad.into_primitive(),
-            indices,
-        ))
-    }
-
-    /// Untracked, `B::max_pool2d`; tracked, through the indices of the maxima.
-    fn max_pool2d(
-        x: AT<B>,
-        kernel_size: [usize; 2],
-        stride: [usize; 2],
-        padding: [usize; 2],
-        dilation: [usize; 2],
-        ceil_mode: bool,
-    ) -> AT<B> {
-        pool::max_pool2d::<B, C>(x, kernel_size, stride, padding, dilation, ceil_mode)
-    }
-
-    fn max_pool1d_with_indices(
-        x: AT<B>,
-        kernel_size: usize,
-        stride: usize,
-        padding: usize,
-        dilation: usize,
-        ceil_mode: bool,
-    ) -> MaxPool1dWithIndices<Self> {
-        let (output, indices) = pool::max_pool1d_with_indices::<B, C>(
-            x,
-            kernel_size,
-            stride,
-            padding,
-            dilation,
-            ceil_mode,
-        );
-        MaxPool1dWithIndices { output, indices }
-    }
-
-    /// Untracked, `B::max_pool1d`; tracked, through the indices of the maxima.
-    fn max_pool1d(
-        x: AT<B>,
-        kernel_size: usize,
-        stride: usize,
-        padding: usize,
-        dilation: usize,
-        ceil_mode: bool,
-    ) -> AT<B> {
-        pool::max_pool1d::<B, C>(x, kernel_size, stride, padding, dilation, ceil_mode)
-    }
-
-    fn interpolate(x: AT<B>, output_size: [usize; 2], options: InterpolateOptions) -> AT<B> {
-        pool::interpolate::<B, C>(x, output_size, options)
-    }
-
-    fn interpolate_backward(
-        x: AT<B>,
-        grad: AT<B>,
-        output_size: [usize; 2],
-        options: InterpolateOptions,
-    ) -> AT<B> {
-        AT::new(B::interpolate_backward(
-            x.into_primitive(),
-            grad.into_primitive(),
-            output_size,
-            options,
-        ))
+    untracked! {
+        fn conv2d_x_backward(x, weight, output_grad; options: ConvOptions<2>);
+        fn conv2d_weight_backward(x, weight, output_grad; options: ConvOptions<2>);
+        fn conv_bias_backward(output_grad;);
+        fn conv_transpose2d_x_backward(weight, output_grad; options: ConvTransposeOptions<2>);
+        fn conv_transpose2d_weight_backward(x, weight, output_grad; options: ConvTransposeOptions<2>);
+        fn avg_pool2d_backward(x, grad; kernel_size: [usize; 2], stride: [usize; 2], padding: [usize; 2], count_include_pad: bool, ceil_mode: bool);
+        fn adaptive_avg_pool2d_backward(x, grad;);
+        fn max_pool2d_with_indices_backward(x, grad; indices: IntTensor<B>);
+        fn interpolate_backward(x, grad; output_size: [usize; 2], options: InterpolateOptions);
+        fn embedding_backward(weights, output_grad; indices: IntTensor<B>);
     }
 
     // ---- embedding and attention -----------------------------------------------------------
@@ -461,14 +294,6 @@ impl<B: Backend, C: CheckpointStrategy> ModuleOps<Self> for Autodiff<B, C> {
                 });
             },
         )
-    }
-
-    fn embedding_backward(weights: AT<B>, output_grad: AT<B>, indices: IntTensor<B>) -> AT<B> {
-        AT::new(B::embedding_backward(
-            weights.into_primitive(),
-            output_grad.into_primitive(),
-            indices,
-        ))
     }
 
     /// With no tracked input, `B::attention` (possibly a fused kernel) runs untracked.

@@ -61,6 +61,75 @@ where
     }
 }
 
+/// The output of `forward` on `x`, and `forward` as the [`ForwardFn`] that recomputes it.
+fn unary_forward<B: Backend>(
+    x: &AT<B>,
+    forward: impl Fn(FT<B>) -> FT<B> + Send + Sync + 'static,
+) -> (FT<B>, ForwardFn<B>) {
+    let output = forward(x.primitive().clone());
+    let retro: ForwardFn<B> = Arc::new(move |mut v: Vec<FT<B>>| forward(v.remove(0)));
+    (output, retro)
+}
+
+/// The output of `forward` on `lhs` and `rhs`, and `forward` as the [`ForwardFn`] that
+/// recomputes it.
+fn binary_forward<B: Backend>(
+    lhs: &AT<B>,
+    rhs: &AT<B>,
+    forward: impl Fn(FT<B>, FT<B>) -> FT<B> + Send + Sync + 'static,
+) -> (FT<B>, ForwardFn<B>) {
+    let output = forward(lhs.primitive().clone(), rhs.primitive().clone());
+    let retro: ForwardFn<B> = Arc::new(move |mut v: Vec<FT<B>>| {
+        let rhs = v.pop().expect("two inputs");
+        forward(v.pop().expect("two inputs"), rhs)
+    });
+    (output, retro)
+}
+
+/// Records an op on `x` that produced `output`, whose gradient needs no forward value:
+/// `dx = backward(dy)`. `retro` as for [`record`] (`None`: compute-bound).
+pub(crate) fn record_linear<B, C>(
+    x: &AT<B>,
+    output: FT<B>,
+    retro: Option<ForwardFn<B>>,
+    backward: impl FnOnce(FT<B>) -> FT<B> + Send + 'static,
+) -> AT<B>
+where
+    B: Backend,
+    C: CheckpointStrategy,
+{
+    record::<B, C, (), 1>(
+        [x],
+        output,
+        retro,
+        || (),
+        move |ops, grads, _| unary::<B>(ops.parents, ops.node, grads, backward),
+    )
+}
+
+/// Records an op on `lhs` and `rhs` that produced `output`, whose gradients need no forward
+/// value: `dlhs = backward_lhs(dy)`, `drhs = backward_rhs(dy)`. `retro` as for [`record`].
+pub(crate) fn record_linear2<B, C>(
+    lhs: &AT<B>,
+    rhs: &AT<B>,
+    output: FT<B>,
+    retro: Option<ForwardFn<B>>,
+    backward_lhs: impl FnOnce(FT<B>) -> FT<B> + Send + 'static,
+    backward_rhs: impl FnOnce(FT<B>) -> FT<B> + Send + 'static,
+) -> AT<B>
+where
+    B: Backend,
+    C: CheckpointStrategy,
+{
+    record::<B, C, (), 2>(
+        [lhs, rhs],
+        output,
+        retro,
+        || (),
+        move |ops, grads, _| binary::<B>(ops.parents, ops.node, grads, backward_lhs, backward_rhs),
+    )
+}
+
 /// `y = forward(x)`, element-wise, `dx = backward(x, dy)`; memory-bound.
 pub(crate) fn unary_op<B, C>(
     x: AT<B>,
@@ -71,8 +140,7 @@ where
     B: Backend,
     C: CheckpointStrategy,
 {
-    let output = forward(x.primitive().clone());
-    let retro: ForwardFn<B> = Arc::new(move |mut v: Vec<FT<B>>| forward(v.remove(0)));
+    let (output, retro) = unary_forward::<B>(&x, forward);
     record::<B, C, Saved<B>, 1>(
         [&x],
         output,
@@ -97,8 +165,7 @@ pub(crate) fn output_op<B: Backend, C: CheckpointStrategy>(
     forward: fn(FT<B>) -> FT<B>,
     backward: fn(FT<B>, FT<B>) -> FT<B>,
 ) -> AT<B> {
-    let output = forward(x.primitive().clone());
-    let retro: ForwardFn<B> = Arc::new(move |mut v: Vec<FT<B>>| forward(v.remove(0)));
+    let (output, retro) = unary_forward::<B>(&x, forward);
     let recompute = C::recomputes_memory_bound();
     let kept = output.clone();
     record::<B, C, Saved<B>, 1>(
@@ -133,15 +200,8 @@ where
     B: Backend,
     C: CheckpointStrategy,
 {
-    let output = forward(x.primitive().clone());
-    let retro: ForwardFn<B> = Arc::new(move |mut v: Vec<FT<B>>| forward(v.remove(0)));
-    record::<B, C, (), 1>(
-        [&x],
-        output,
-        Some(retro),
-        || (),
-        move |ops, grads, _| unary::<B>(ops.parents, ops.node, grads, backward),
-    )
+    let (output, retro) = unary_forward::<B>(&x, forward);
+    record_linear::<B, C>(&x, output, Some(retro), backward)
 }
 
 /// `y = forward(lhs, rhs)` with broadcasting, where the gradients need no forward value;
@@ -157,27 +217,15 @@ where
     B: Backend,
     C: CheckpointStrategy,
 {
-    let (lhs_shape, rhs_shape) = (lhs.shape(), rhs.shape());
-    let (lhs_dtype, rhs_dtype) = (lhs.dtype(), rhs.dtype());
-    let output = forward(lhs.primitive().clone(), rhs.primitive().clone());
-    let retro: ForwardFn<B> = Arc::new(move |mut v: Vec<FT<B>>| {
-        let rhs = v.pop().expect("two inputs");
-        forward(v.pop().expect("two inputs"), rhs)
-    });
-    record::<B, C, (), 2>(
-        [&lhs, &rhs],
+    let (lhs_layout, rhs_layout) = (Layout::of(&lhs), Layout::of(&rhs));
+    let (output, retro) = binary_forward::<B>(&lhs, &rhs, forward);
+    record_linear2::<B, C>(
+        &lhs,
+        &rhs,
         output,
         Some(retro),
-        || (),
-        move |ops, grads, _| {
-            binary::<B>(
-                ops.parents,
-                ops.node,
-                grads,
-                |g| fit_to_input::<B>(backward_lhs(g), &lhs_shape, lhs_dtype),
-                |g| fit_to_input::<B>(backward_rhs(g), &rhs_shape, rhs_dtype),
-            )
-        },
+        move |g| lhs_layout.fit::<B>(backward_lhs(g)),
+        move |g| rhs_layout.fit::<B>(backward_rhs(g)),
     )
 }
 
@@ -195,13 +243,8 @@ where
     B: Backend,
     C: CheckpointStrategy,
 {
-    let (lhs_shape, rhs_shape) = (lhs.shape(), rhs.shape());
-    let (lhs_dtype, rhs_dtype) = (lhs.dtype(), rhs.dtype());
-    let output = forward(lhs.primitive().clone(), rhs.primitive().clone());
-    let retro: ForwardFn<B> = Arc::new(move |mut v: Vec<FT<B>>| {
-        let rhs = v.pop().expect("two inputs");
-        forward(v.pop().expect("two inputs"), rhs)
-    });
+    let (lhs_layout, rhs_layout) = (Layout::of(&lhs), Layout::of(&rhs));
+    let (output, retro) = binary_forward::<B>(&lhs, &rhs, forward);
     record::<B, C, (Saved<B>, Saved<B>), 2>(
         [&lhs, &rhs],
         output,
@@ -220,21 +263,37 @@ where
                 ops.parents,
                 ops.node,
                 grads,
-                |g| fit_to_input::<B>(backward_lhs(l, r, g), &lhs_shape, lhs_dtype),
-                |g| fit_to_input::<B>(backward_rhs(l2, r2, g), &rhs_shape, rhs_dtype),
+                |g| lhs_layout.fit::<B>(backward_lhs(l, r, g)),
+                |g| rhs_layout.fit::<B>(backward_rhs(l2, r2, g)),
             )
         },
     )
 }
 
-/// `grad` summed back to the shape of its input (see [`reduce_to_shape`]) and cast to its
-/// dtype (a binary op on mixed dtypes computes in the wider one).
-pub(crate) fn fit_to_input<B: Backend>(grad: FT<B>, shape: &Shape, dtype: DType) -> FT<B> {
-    let grad = reduce_to_shape::<B>(grad, shape);
-    if grad.dtype() == dtype {
-        grad
-    } else {
-        B::float_cast(grad, FloatDType::from_dtype(dtype))
+/// An input's shape and dtype, which its gradient is fitted back to.
+pub(crate) struct Layout {
+    shape: Shape,
+    dtype: DType,
+}
+
+impl Layout {
+    /// The shape and dtype of `tensor`.
+    pub(crate) fn of<B: Backend>(tensor: &AT<B>) -> Self {
+        Self {
+            shape: tensor.shape(),
+            dtype: tensor.dtype(),
+        }
+    }
+
+    /// `grad` summed back to the input's shape (see [`reduce_to_shape`]) and cast to its
+    /// dtype (a binary op on mixed dtypes computes in the wider one).
+    pub(crate) fn fit<B: Backend>(&self, grad: FT<B>) -> FT<B> {
+        let grad = reduce_to_shape::<B>(grad, &self.shape);
+        if grad.dtype() == self.dtype {
+            grad
+        } else {
+            B::float_cast(grad, FloatDType::from_dtype(self.dtype))
+        }
     }
 }
 

@@ -11,7 +11,7 @@ use super::{
 use burn::tensor::ops::{
     AttentionModuleOptions, ConvOptions, ConvTransposeOptions, InterpolateMode, InterpolateOptions,
 };
-use burn::tensor::{activation as act, loss, module};
+use burn::tensor::{Bool, Tensor, activation as act, loss, module};
 
 /// `off_integer` scaled by 3: away from the multiples of 1.5 (the kinks of relu6 at 0 and 6
 /// and of hard_swish at ±3).
@@ -49,6 +49,106 @@ unary_cases! {
     softmin: uniform(-2.0, 2.0) => |x| act::softmin(x, 1);
 }
 
+/// The number of elements of `shape`.
+fn len<const D: usize>(shape: [usize; D]) -> usize {
+    shape.iter().product()
+}
+
+/// One test per convolution of `unit` inputs: `name: op([x shape], [weight shape], options)`,
+/// then `, bias n` for a tracked bias of length `n`.
+macro_rules! conv_cases {
+    ($(
+        $name:ident: $op:ident($x:expr, $w:expr, $options:expr $(,)?) $(, bias $bias:literal)?;
+    )*) => {
+        grad_cases! {$(
+            $name: [unit(len($x)), unit(len($w)) $(, unit($bias))?] => |t| {
+                module::$op(shaped(&t[0], $x), shaped(&t[1], $w), t.get(2).cloned(), $options)
+            };
+        )*}
+    };
+}
+
+/// One test per interpolation of a `unit` input:
+/// `name: Mode(align_corners) [input shape] => [output size]`.
+macro_rules! interpolate_cases {
+    ($($name:ident: $mode:ident($align:literal) $shape:expr => $size:expr;)*) => {
+        grad_cases! {$(
+            $name: [unit(len($shape))] => |t| {
+                let options =
+                    InterpolateOptions::new(InterpolateMode::$mode).with_align_corners($align);
+                module::interpolate(shaped(&t[0], $shape), $size, options)
+            };
+        )*}
+    };
+}
+
+/// Attention of `query` `[1, 2, 3, 4]` over keys `[1, 2, 4, 4]` and values `[1, 2, 4, 3]`
+/// from the flat inputs `kv[0]` and `kv[1]`.
+fn attend(
+    query: Tensor<4>,
+    kv: &[Tensor<1>],
+    mask: Option<Tensor<4, Bool>>,
+    options: AttentionModuleOptions,
+) -> Tensor<4> {
+    let (keys, values) = (shaped(&kv[0], [1, 2, 4, 4]), shaped(&kv[1], [1, 2, 4, 3]));
+    module::attention(query, keys, values, mask, options)
+}
+
+/// `attend` with the query `t[0]` `[1, 2, 3, 4]` and keys and values `t[1..]`, masked by
+/// `mask`: one `[1, 1, 3, 4]` mask for both heads (`true` hides a key from a query).
+fn attend_masked(t: &[Tensor<1>], mask: &[bool]) -> Tensor<4> {
+    let q = shaped(&t[0], [1, 2, 3, 4]);
+    let mask = bools(mask, [1, 1, 3, 4], &q);
+    attend(q, &t[1..], Some(mask), AttentionModuleOptions::default())
+}
+
+conv_cases! {
+    conv1d: conv1d([2, 2, 5], [3, 2, 3], ConvOptions::new([1], [1], [1], 1)), bias 3;
+    conv1d_strided_dilated_grouped:
+        conv1d([1, 4, 6], [4, 2, 2], ConvOptions::new([2], [1], [2], 2)), bias 4;
+    conv1d_no_bias: conv1d([2, 2, 5], [2, 2, 3], ConvOptions::new([2], [0], [1], 1));
+    conv2d: conv2d([1, 2, 4, 4], [2, 2, 2, 2], ConvOptions::new([1, 1], [1, 0], [1, 1], 1)), bias 2;
+    conv2d_strided_dilated_grouped:
+        conv2d([1, 2, 5, 4], [2, 1, 2, 2], ConvOptions::new([2, 1], [1, 1], [1, 2], 2)), bias 2;
+    conv2d_grouped_two_outputs_per_group:
+        conv2d([1, 2, 4, 4], [4, 1, 2, 2], ConvOptions::new([1, 2], [1, 1], [2, 1], 2)), bias 4;
+    conv2d_no_bias_batch:
+        conv2d([2, 2, 3, 3], [3, 2, 1, 2], ConvOptions::new([1, 2], [0, 1], [1, 1], 1));
+    conv_transpose1d: conv_transpose1d(
+        [1, 2, 4],
+        [2, 3, 3],
+        ConvTransposeOptions::new([2], [1], [1], [1], 1),
+    ), bias 3;
+    conv_transpose1d_dilated_grouped:
+        conv_transpose1d([2, 4, 3], [4, 1, 2], ConvTransposeOptions::new([1], [0], [0], [2], 2));
+    conv_transpose1d_all_options: conv_transpose1d(
+        [1, 4, 3],
+        [4, 1, 3],
+        ConvTransposeOptions::new([2], [1], [1], [2], 2),
+    ), bias 2;
+    conv_transpose2d: conv_transpose2d(
+        [1, 2, 3, 3],
+        [2, 2, 2, 2],
+        ConvTransposeOptions::new([2, 1], [1, 0], [1, 0], [1, 2], 1),
+    ), bias 2;
+    conv_transpose2d_grouped: conv_transpose2d(
+        [1, 4, 2, 2],
+        [4, 2, 2, 1],
+        ConvTransposeOptions::new([1, 2], [0, 0], [0, 1], [1, 1], 2),
+    ), bias 4;
+}
+
+interpolate_cases! {
+    interpolate_nearest: Nearest(false) [1, 2, 3, 4] => [5, 6];
+    interpolate_nearest_downsample: Nearest(false) [1, 2, 5, 4] => [3, 3];
+    interpolate_bilinear: Bilinear(true) [1, 2, 3, 4] => [5, 6];
+    interpolate_bilinear_unaligned: Bilinear(false) [1, 2, 3, 4] => [5, 3];
+    interpolate_bicubic: Bicubic(true) [1, 2, 3, 4] => [5, 6];
+    interpolate_bicubic_unaligned: Bicubic(false) [1, 2, 3, 4] => [4, 7];
+    interpolate_bilinear_downsample: Bilinear(false) [1, 2, 5, 4] => [3, 3];
+    interpolate_bicubic_downsample: Bicubic(true) [1, 2, 5, 4] => [3, 2];
+}
+
 grad_cases! {
     glu: [uniform(12, -2.0, 2.0)] => |t| act::glu(shaped(&t[0], [3, 4]), 1);
     // prelu: the input away from 0, and the per-channel slopes tracked too.
@@ -80,107 +180,11 @@ grad_cases! {
         act::softmax(x.clone(), 2) * x
     };
 
-    // ---- convolutions ---------------------------------------------------------------------------
-    conv1d: [unit(20), unit(18), unit(3)] => |t| {
-        module::conv1d(
-            shaped(&t[0], [2, 2, 5]),
-            shaped(&t[1], [3, 2, 3]),
-            Some(t[2].clone()),
-            ConvOptions::new([1], [1], [1], 1),
-        )
-    };
-    conv1d_strided_dilated_grouped: [unit(24), unit(16), unit(4)] => |t| {
-        module::conv1d(
-            shaped(&t[0], [1, 4, 6]),
-            shaped(&t[1], [4, 2, 2]),
-            Some(t[2].clone()),
-            ConvOptions::new([2], [1], [2], 2),
-        )
-    };
-    conv1d_no_bias: [unit(20), unit(12)] => |t| {
-        module::conv1d(
-            shaped(&t[0], [2, 2, 5]),
-            shaped(&t[1], [2, 2, 3]),
-            None,
-            ConvOptions::new([2], [0], [1], 1),
-        )
-    };
-    conv2d: [unit(32), unit(16), unit(2)] => |t| {
-        module::conv2d(
-            shaped(&t[0], [1, 2, 4, 4]),
-            shaped(&t[1], [2, 2, 2, 2]),
-            Some(t[2].clone()),
-            ConvOptions::new([1, 1], [1, 0], [1, 1], 1),
-        )
-    };
-    conv2d_strided_dilated_grouped: [unit(40), unit(8), unit(2)] => |t| {
-        module::conv2d(
-            shaped(&t[0], [1, 2, 5, 4]),
-            shaped(&t[1], [2, 1, 2, 2]),
-            Some(t[2].clone()),
-            ConvOptions::new([2, 1], [1, 1], [1, 2], 2),
-        )
-    };
-    conv2d_grouped_two_outputs_per_group: [unit(32), unit(16), unit(4)] => |t| {
-        module::conv2d(
-            shaped(&t[0], [1, 2, 4, 4]),
-            shaped(&t[1], [4, 1, 2, 2]),
-            Some(t[2].clone()),
-            ConvOptions::new([1, 2], [1, 1], [2, 1], 2),
-        )
-    };
-    conv2d_no_bias_batch: [unit(36), unit(12)] => |t| {
-        module::conv2d(
-            shaped(&t[0], [2, 2, 3, 3]),
-            shaped(&t[1], [3, 2, 1, 2]),
-            None,
-            ConvOptions::new([1, 2], [0, 1], [1, 1], 1),
-        )
-    };
+    // ---- convolutions (the others in `conv_cases!` above) ---------------------------------------
     conv2d_inner_device_input: [unit(16)] => |t| {
         let x = inner_constant(&[0.5, -1.0, 2.0, 1.5, -0.25, 3.0, 1.0, 0.75, -2.0], [1, 1, 3, 3]);
         let options = ConvOptions::new([1, 1], [0, 0], [1, 1], 1);
         module::conv2d(x, shaped(&t[0], [4, 1, 2, 2]), None, options)
-    };
-    conv_transpose1d: [unit(8), unit(18), unit(3)] => |t| {
-        module::conv_transpose1d(
-            shaped(&t[0], [1, 2, 4]),
-            shaped(&t[1], [2, 3, 3]),
-            Some(t[2].clone()),
-            ConvTransposeOptions::new([2], [1], [1], [1], 1),
-        )
-    };
-    conv_transpose1d_dilated_grouped: [unit(24), unit(8)] => |t| {
-        module::conv_transpose1d(
-            shaped(&t[0], [2, 4, 3]),
-            shaped(&t[1], [4, 1, 2]),
-            None,
-            ConvTransposeOptions::new([1], [0], [0], [2], 2),
-        )
-    };
-    conv_transpose1d_all_options: [unit(12), unit(12), unit(2)] => |t| {
-        module::conv_transpose1d(
-            shaped(&t[0], [1, 4, 3]),
-            shaped(&t[1], [4, 1, 3]),
-            Some(t[2].clone()),
-            ConvTransposeOptions::new([2], [1], [1], [2], 2),
-        )
-    };
-    conv_transpose2d: [unit(18), unit(16), unit(2)] => |t| {
-        module::conv_transpose2d(
-            shaped(&t[0], [1, 2, 3, 3]),
-            shaped(&t[1], [2, 2, 2, 2]),
-            Some(t[2].clone()),
-            ConvTransposeOptions::new([2, 1], [1, 0], [1, 0], [1, 2], 1),
-        )
-    };
-    conv_transpose2d_grouped: [unit(16), unit(16), unit(4)] => |t| {
-        module::conv_transpose2d(
-            shaped(&t[0], [1, 4, 2, 2]),
-            shaped(&t[1], [4, 2, 2, 1]),
-            Some(t[2].clone()),
-            ConvTransposeOptions::new([1, 2], [0, 0], [0, 1], [1, 1], 2),
-        )
     };
 
     // ---- pooling --------------------------------------------------------------------------------
@@ -224,41 +228,6 @@ grad_cases! {
     adaptive_avg_pool2d: [unit(40)]
         => |t| module::adaptive_avg_pool2d(shaped(&t[0], [1, 2, 5, 4]), [3, 3]);
 
-    // ---- interpolation --------------------------------------------------------------------------
-    interpolate_nearest: [unit(24)] => |t| {
-        let options = InterpolateOptions::new(InterpolateMode::Nearest).with_align_corners(false);
-        module::interpolate(shaped(&t[0], [1, 2, 3, 4]), [5, 6], options)
-    };
-    interpolate_nearest_downsample: [unit(40)] => |t| {
-        let options = InterpolateOptions::new(InterpolateMode::Nearest).with_align_corners(false);
-        module::interpolate(shaped(&t[0], [1, 2, 5, 4]), [3, 3], options)
-    };
-    interpolate_bilinear: [unit(24)] => |t| {
-        let options = InterpolateOptions::new(InterpolateMode::Bilinear);
-        module::interpolate(shaped(&t[0], [1, 2, 3, 4]), [5, 6], options)
-    };
-    interpolate_bilinear_unaligned: [unit(24)] => |t| {
-        let options = InterpolateOptions::new(InterpolateMode::Bilinear).with_align_corners(false);
-        module::interpolate(shaped(&t[0], [1, 2, 3, 4]), [5, 3], options)
-    };
-    interpolate_bicubic: [unit(24)] => |t| {
-        let options = InterpolateOptions::new(InterpolateMode::Bicubic);
-        module::interpolate(shaped(&t[0], [1, 2, 3, 4]), [5, 6], options)
-    };
-    interpolate_bicubic_unaligned: [unit(24)] => |t| {
-        let options = InterpolateOptions::new(InterpolateMode::Bicubic).with_align_corners(false);
-        module::interpolate(shaped(&t[0], [1, 2, 3, 4]), [4, 7], options)
-    };
-
-    interpolate_bilinear_downsample: [unit(40)] => |t| {
-        let options = InterpolateOptions::new(InterpolateMode::Bilinear).with_align_corners(false);
-        module::interpolate(shaped(&t[0], [1, 2, 5, 4]), [3, 3], options)
-    };
-    interpolate_bicubic_downsample: [unit(40)] => |t| {
-        let options = InterpolateOptions::new(InterpolateMode::Bicubic);
-        module::interpolate(shaped(&t[0], [1, 2, 5, 4]), [3, 2], options)
-    };
-
     // ---- embedding, linear, attention -----------------------------------------------------------
     embedding: [unit(15)] => |t| {
         let weights = shaped(&t[0], [5, 3]);
@@ -275,69 +244,30 @@ grad_cases! {
         module::linear(shaped(&t[0], [2, 2, 3]), shaped(&t[1], [3, 2]), None).exp()
     };
     attention: [unit(24), unit(32), unit(24)] => |t| {
-        module::attention(
-            shaped(&t[0], [1, 2, 3, 4]),
-            shaped(&t[1], [1, 2, 4, 4]),
-            shaped(&t[2], [1, 2, 4, 3]),
-            None,
-            AttentionModuleOptions::default(),
-        )
+        attend(shaped(&t[0], [1, 2, 3, 4]), &t[1..], None, AttentionModuleOptions::default())
     };
     attention_inner_device_query: [unit(32), unit(24)] => |t| {
         let q: Vec<f64> = (0..24).map(|i| ((i * 7) % 11) as f64 / 11.0 - 0.5).collect();
-        module::attention(
-            inner_constant(&q, [1, 2, 3, 4]),
-            shaped(&t[0], [1, 2, 4, 4]),
-            shaped(&t[1], [1, 2, 4, 3]),
-            None,
-            AttentionModuleOptions::default(),
-        )
+        let q = inner_constant(&q, [1, 2, 3, 4]);
+        attend(q, t, None, AttentionModuleOptions::default())
     };
-    attention_masked: [unit(24), unit(32), unit(24)] => |t| {
-        let q = shaped(&t[0], [1, 2, 3, 4]);
-        // One mask for both heads: [1, 1, 3, 4], a key hidden from each query.
-        let mask = bools(
-            &[false, true, false, false, true, false, false, true, false, false, true, false],
-            [1, 1, 3, 4],
-            &q,
-        );
-        module::attention(
-            q,
-            shaped(&t[1], [1, 2, 4, 4]),
-            shaped(&t[2], [1, 2, 4, 3]),
-            Some(mask),
-            AttentionModuleOptions::default(),
-        )
-    };
-    attention_fully_masked_row: [unit(24), unit(32), unit(24)] => |t| {
-        // The second query sees no key: its output is zero, and so are its gradients.
-        let q = shaped(&t[0], [1, 2, 3, 4]);
-        let mask = bools(
-            &[false, false, true, false, true, true, true, true, false, true, false, false],
-            [1, 1, 3, 4],
-            &q,
-        );
-        module::attention(
-            q,
-            shaped(&t[1], [1, 2, 4, 4]),
-            shaped(&t[2], [1, 2, 4, 3]),
-            Some(mask),
-            AttentionModuleOptions::default(),
-        )
-    };
+    // A key hidden from each query.
+    attention_masked: [unit(24), unit(32), unit(24)] => |t| attend_masked(
+        t,
+        &[false, true, false, false, true, false, false, true, false, false, true, false],
+    );
+    // The second query sees no key: its output is zero, and so are its gradients.
+    attention_fully_masked_row: [unit(24), unit(32), unit(24)] => |t| attend_masked(
+        t,
+        &[false, false, true, false, true, true, true, true, false, true, false, false],
+    );
     attention_causal_scaled_softcap: [unit(24), unit(32), unit(24)] => |t| {
         let options = AttentionModuleOptions {
             scale: Some(0.8),
             softcap: Some(2.0),
             is_causal: true,
         };
-        module::attention(
-            shaped(&t[0], [1, 2, 3, 4]),
-            shaped(&t[1], [1, 2, 4, 4]),
-            shaped(&t[2], [1, 2, 4, 3]),
-            None,
-            options,
-        )
+        attend(shaped(&t[0], [1, 2, 3, 4]), &t[1..], None, options)
     };
 
     // ---- losses ---------------------------------------------------------------------------------

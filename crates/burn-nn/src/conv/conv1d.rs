@@ -1,6 +1,6 @@
 //! `Conv1d`: 1-d convolution.
 
-use super::check_groups;
+use super::{check_groups, init_kernels};
 use crate::padding::apply_padding;
 use crate::{Initializer, PaddingConfig1d};
 use burn::config::Config;
@@ -70,14 +70,17 @@ impl Conv1dConfig {
     pub fn init(&self, device: &Device) -> Conv1d {
         let (c_in, c_out) = (self.channels_in, self.channels_out);
         check_groups("Conv1dConfig", [c_in, c_out], self.groups);
-        let fan_in = Some(c_in / self.groups * self.kernel_size);
-        let fan_out = Some(c_out / self.groups * self.kernel_size);
-        let shape = [c_out, c_in / self.groups, self.kernel_size];
+        let (weight, bias) = init_kernels(
+            &self.initializer,
+            [c_out, c_in],
+            self.groups,
+            &[self.kernel_size],
+            self.bias.then_some(c_out),
+            device,
+        );
         Conv1d {
-            weight: self.initializer.init_with(shape, fan_in, fan_out, device),
-            bias: self
-                .bias
-                .then(|| self.initializer.init_with([c_out], fan_in, fan_out, device)),
+            weight,
+            bias,
             stride: self.stride,
             kernel_size: self.kernel_size,
             dilation: self.dilation,

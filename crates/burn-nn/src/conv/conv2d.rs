@@ -1,6 +1,6 @@
 //! `Conv2d`: 2-d convolution.
 
-use super::check_groups;
+use super::{check_groups, init_kernels};
 use crate::padding::apply_padding;
 use crate::{Initializer, PaddingConfig2d};
 use burn::config::Config;
@@ -68,16 +68,17 @@ impl Conv2dConfig {
     pub fn init(&self, device: &Device) -> Conv2d {
         check_groups("Conv2dConfig", self.channels, self.groups);
         let [c_in, c_out] = self.channels;
-        let taps = self.kernel_size.iter().product::<usize>();
-        let fan_in = Some(c_in / self.groups * taps);
-        let fan_out = Some(c_out / self.groups * taps);
-        let [kh, kw] = self.kernel_size;
-        let shape = [c_out, c_in / self.groups, kh, kw];
+        let (weight, bias) = init_kernels(
+            &self.initializer,
+            [c_out, c_in],
+            self.groups,
+            &self.kernel_size,
+            self.bias.then_some(c_out),
+            device,
+        );
         Conv2d {
-            weight: self.initializer.init_with(shape, fan_in, fan_out, device),
-            bias: self
-                .bias
-                .then(|| self.initializer.init_with([c_out], fan_in, fan_out, device)),
+            weight,
+            bias,
             stride: self.stride,
             kernel_size: self.kernel_size,
             dilation: self.dilation,

@@ -1,6 +1,6 @@
 //! `ConvTranspose1d` and `ConvTranspose2d`: transposed (fractionally strided) convolutions.
 
-use super::check_groups;
+use super::{check_groups, init_kernels};
 use crate::Initializer;
 use burn::config::Config;
 use burn::module::{Module, Param};
@@ -73,16 +73,17 @@ impl ConvTranspose2dConfig {
     pub fn init(&self, device: &Device) -> ConvTranspose2d {
         check_groups("ConvTranspose2dConfig", self.channels, self.groups);
         let [c_in, c_out] = self.channels;
-        let taps = self.kernel_size.iter().product::<usize>();
-        let fan_in = Some(c_out / self.groups * taps);
-        let fan_out = Some(c_in / self.groups * taps);
-        let [kh, kw] = self.kernel_size;
-        let shape = [c_in, c_out / self.groups, kh, kw];
+        let (weight, bias) = init_kernels(
+            &self.initializer,
+            [c_in, c_out],
+            self.groups,
+            &self.kernel_size,
+            self.bias.then_some(c_out),
+            device,
+        );
         ConvTranspose2d {
-            weight: self.initializer.init_with(shape, fan_in, fan_out, device),
-            bias: self
-                .bias
-                .then(|| self.initializer.init_with([c_out], fan_in, fan_out, device)),
+            weight,
+            bias,
             stride: self.stride,
             kernel_size: self.kernel_size,
             dilation: self.dilation,
@@ -171,14 +172,17 @@ impl ConvTranspose1dConfig {
     pub fn init(&self, device: &Device) -> ConvTranspose1d {
         check_groups("ConvTranspose1dConfig", self.channels, self.groups);
         let [c_in, c_out] = self.channels;
-        let fan_in = Some(c_out / self.groups * self.kernel_size);
-        let fan_out = Some(c_in / self.groups * self.kernel_size);
-        let shape = [c_in, c_out / self.groups, self.kernel_size];
+        let (weight, bias) = init_kernels(
+            &self.initializer,
+            [c_in, c_out],
+            self.groups,
+            &[self.kernel_size],
+            self.bias.then_some(c_out),
+            device,
+        );
         ConvTranspose1d {
-            weight: self.initializer.init_with(shape, fan_in, fan_out, device),
-            bias: self
-                .bias
-                .then(|| self.initializer.init_with([c_out], fan_in, fan_out, device)),
+            weight,
+            bias,
             stride: self.stride,
             kernel_size: self.kernel_size,
             dilation: self.dilation,
