@@ -38,11 +38,22 @@ fn cargo(args: &[&str]) -> Result<(), String> {
 }
 
 fn cargo_with_timeout(args: &[&str], timeout: Option<Duration>) -> Result<(), String> {
-    let line = format!("cargo {}", args.join(" "));
+    cargo_with_env(args, &[], timeout)
+}
+
+/// [`cargo_with_timeout`] with extra environment variables for the command.
+fn cargo_with_env(
+    args: &[&str],
+    env: &[(&str, &str)],
+    timeout: Option<Duration>,
+) -> Result<(), String> {
+    let vars: Vec<String> = env.iter().map(|(k, v)| format!("{k}={v} ")).collect();
+    let line = format!("{}cargo {}", vars.concat(), args.join(" "));
     eprintln!("==> {line}");
     let start = Instant::now();
     let mut child = Command::new(env!("CARGO"))
         .args(args)
+        .envs(env.iter().copied())
         .spawn()
         .map_err(|e| format!("cannot start `{line}`: {e}"))?;
     let status = loop {
@@ -92,6 +103,16 @@ fn check() -> Result<(), String> {
         "--features",
         "flex",
     ])?;
+    // The CubeCL backend on WGPU without the Vulkan/SPIR-V compiler (WGSL only). Never add
+    // `cuda`, `rocm` or `cpu` here: their crates download LLVM at build time.
+    cargo(&[
+        "check",
+        "-p",
+        "burn-cubecl",
+        "--no-default-features",
+        "--features",
+        "wgpu",
+    ])?;
     Ok(())
 }
 
@@ -107,7 +128,24 @@ const SUITE_BINARIES: &[&str] = &[
 ];
 
 fn test() -> Result<(), String> {
-    cargo(&["test", "--workspace", "--exclude", "burn-backend-tests"])?;
+    cargo(&[
+        "test",
+        "--workspace",
+        "--exclude",
+        "burn-backend-tests",
+        "--exclude",
+        "burn-cubecl",
+    ])?;
+    // The CubeCL kernels on WGPU (lavapipe where there is no GPU), under the time limit: a
+    // WGPU-internal failure can otherwise hang the process.
+    cargo_with_timeout(&["test", "-p", "burn-cubecl"], Some(TEST_BINARY_TIMEOUT))?;
+    // The same kernels through the WGSL compiler, on WGPU's GL backend where the machine has a
+    // GL driver (skipped, not failed, where it has none: CI requires only Vulkan).
+    cargo_with_env(
+        &["test", "-p", "burn-cubecl", "--test", "wgpu"],
+        &[("BURN_WGPU_TEST_API", "gl"), ("BURN_REQUIRE_WGPU", "0")],
+        Some(TEST_BINARY_TIMEOUT),
+    )?;
     for binary in SUITE_BINARIES {
         cargo_with_timeout(
             &["test", "-p", "burn-backend-tests", "--test", binary],

@@ -1,0 +1,57 @@
+//! WGPU devices (features `wgpu`, `vulkan`, `webgpu`, `metal`).
+
+use super::{CubeDevice, DeviceUnavailable, WgpuDeviceKind};
+use std::sync::OnceLock;
+
+impl CubeDevice {
+    /// The WGPU device `kind` names, on the graphics API WGPU settles on for this machine.
+    /// Fails when the machine has no such adapter.
+    pub fn wgpu(kind: WgpuDeviceKind) -> Result<Self, DeviceUnavailable> {
+        cubecl::Device::wgpu(kind).map(Self::from_cubecl)
+    }
+
+    /// The WGPU device `kind` names on Vulkan, kernels compiled to SPIR-V (more dtypes than
+    /// WGSL: f16, f64, i64, u8 … as the driver allows). Fails when the adapter is not reachable
+    /// through Vulkan.
+    #[cfg(feature = "vulkan")]
+    pub fn vulkan(kind: WgpuDeviceKind) -> Result<Self, DeviceUnavailable> {
+        cubecl::Device::vulkan(kind).map(Self::from_cubecl)
+    }
+
+    /// The WGPU device `kind` names on the WebGPU API.
+    #[cfg(feature = "webgpu")]
+    pub fn webgpu(kind: WgpuDeviceKind) -> Result<Self, DeviceUnavailable> {
+        cubecl::Device::webgpu(kind).map(Self::from_cubecl)
+    }
+
+    /// The WGPU device `kind` names on Metal, kernels compiled to MSL.
+    #[cfg(feature = "metal")]
+    pub fn metal(kind: WgpuDeviceKind) -> Result<Self, DeviceUnavailable> {
+        cubecl::Device::metal_msl(kind).map(Self::from_cubecl)
+    }
+}
+
+/// The best WGPU adapter of this machine, resolved once per process: a real GPU if there is one
+/// (discrete, then integrated, then virtual), else a CPU-backed adapter such as lavapipe. The
+/// kind is resolved rather than left as WGPU's `DefaultDevice`, so the default device and the
+/// same adapter named explicitly are one device with one client, and `kind()` is exact.
+pub(super) fn default_device() -> CubeDevice {
+    static DEFAULT: OnceLock<CubeDevice> = OnceLock::new();
+    DEFAULT
+        .get_or_init(|| {
+            let preference = [
+                WgpuDeviceKind::DiscreteGpu(0),
+                WgpuDeviceKind::IntegratedGpu(0),
+                WgpuDeviceKind::VirtualGpu(0),
+                WgpuDeviceKind::Cpu,
+            ];
+            preference
+                .into_iter()
+                .find_map(|kind| CubeDevice::wgpu(kind).ok())
+                // No adapter at all: WGPU's own default, whose client reports the failure.
+                .unwrap_or_else(|| {
+                    CubeDevice::from_cubecl(cubecl::Device::Wgpu(Default::default()))
+                })
+        })
+        .clone()
+}

@@ -1,0 +1,337 @@
+//! Element-wise binary arithmetic with NumPy broadcasting, arbitrary strides on both operands,
+//! scalar forms, and in-place reuse of a unique operand buffer.
+
+use super::precision::compute_dtype;
+use super::scalar::scalar_arg;
+use crate::CubeTensor;
+use crate::dtype::{assert_arithmetic, elem_type};
+use crate::launch::{address_type, assert_same_device, elementwise_geometry, vector_size};
+use burn_backend::{Scalar, Shape};
+use cubecl::prelude::*;
+use cubecl::std::tensor::layout::linear::{LinearView, LinearViewMut};
+
+/// An element-wise binary operation.
+#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
+pub enum BinaryOp {
+    /// `lhs + rhs`.
+    Add,
+    /// `lhs - rhs`.
+    Sub,
+    /// `lhs * rhs`.
+    Mul,
+    /// `lhs / rhs` (integer division truncates).
+    Div,
+    /// The remainder with the sign of the divisor (`lhs - rhs * floor(lhs / rhs)`).
+    Remainder,
+    /// `lhs ^ rhs` (float dtypes only).
+    Powf,
+    /// The larger of the two (NaN if either is NaN).
+    Max,
+    /// The smaller of the two (NaN if either is NaN).
+    Min,
+}
+
+impl BinaryOp {
+    /// The operation's name, as used in panic messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            BinaryOp::Add => "add",
+            BinaryOp::Sub => "sub",
+            BinaryOp::Mul => "mul",
+            BinaryOp::Div => "div",
+            BinaryOp::Remainder => "remainder",
+            BinaryOp::Powf => "powf",
+            BinaryOp::Max => "max_pair",
+            BinaryOp::Min => "min_pair",
+        }
+    }
+
+    /// Every operation of the table.
+    pub const ALL: [BinaryOp; 8] = [
+        BinaryOp::Add,
+        BinaryOp::Sub,
+        BinaryOp::Mul,
+        BinaryOp::Div,
+        BinaryOp::Remainder,
+        BinaryOp::Powf,
+        BinaryOp::Max,
+        BinaryOp::Min,
+    ];
+}
+
+/// The operation on any numeric type. `Powf` never reaches it (the host routes floats to
+/// [`apply_float`] and refuses `Powf` on other dtypes), nor does a float `Remainder`.
+#[cube]
+fn apply_numeric<C: Numeric, N: Size>(
+    lhs: Vector<C, N>,
+    rhs: Vector<C, N>,
+    #[comptime] op: BinaryOp,
+) -> Vector<C, N> {
+    match op {
+        BinaryOp::Add => lhs + rhs,
+        BinaryOp::Sub => lhs - rhs,
+        BinaryOp::Mul => lhs * rhs,
+        BinaryOp::Div => lhs / rhs,
+        BinaryOp::Remainder => remainder_int::<C, N>(lhs, rhs),
+        BinaryOp::Max => select_many(lhs.less_than(&rhs), rhs, lhs),
+        BinaryOp::Min => select_many(rhs.less_than(&lhs), rhs, lhs),
+        BinaryOp::Powf => lhs,
+    }
+}
+
+/// The integer remainder with the sign of the divisor, from truncating division only: the
+/// native `%` of some targets (GLSL, reached through WGPU's GL backend) is undefined for
+/// negative operands.
+#[cube]
+fn remainder_int<C: Numeric, N: Size>(lhs: Vector<C, N>, rhs: Vector<C, N>) -> Vector<C, N> {
+    let zero = Vector::from_int(0);
+    let truncated = lhs - (lhs / rhs) * rhs;
+    // A non-zero remainder whose sign differs from the divisor's moves by one divisor.
+    let below = truncated.less_than(&zero).vec_and(rhs.greater_than(&zero));
+    let above = truncated.greater_than(&zero).vec_and(rhs.less_than(&zero));
+    truncated + select_many(below.or(above), rhs, zero)
+}
+
+#[cube]
+fn apply_float<F: Float, N: Size>(
+    lhs: Vector<F, N>,
+    rhs: Vector<F, N>,
+    #[comptime] op: BinaryOp,
+) -> Vector<F, N> {
+    match op {
+        BinaryOp::Powf => Vector::powf(lhs, rhs),
+        BinaryOp::Remainder => Vector::mod_floor(lhs, rhs),
+        // A NaN on either side is the result (the numeric form already keeps a NaN lhs).
+        BinaryOp::Max | BinaryOp::Min => {
+            select_many(rhs.is_nan(), rhs, apply_numeric::<F, N>(lhs, rhs, op))
+        }
+        _ => apply_numeric::<F, N>(lhs, rhs, op),
+    }
+}
+
+#[cube(launch, address_type = "dynamic")]
+fn binary_numeric_kernel<C: Numeric, N: Size>(
+    lhs: LinearView<'_, Vector<C, N>>,
+    rhs: LinearView<'_, Vector<C, N>>,
+    mut output: LinearViewMut<'_, Vector<C, N>>,
+    #[comptime] op: BinaryOp,
+    #[define(C)] _dtype: ElemType,
+) {
+    if !output.is_in_bounds(ABSOLUTE_POS) {
+        terminate!();
+    }
+    let value = apply_numeric::<C, N>(lhs.read(ABSOLUTE_POS), rhs.read(ABSOLUTE_POS), op);
+    output.write(ABSOLUTE_POS, value);
+}
+
+/// Reads `F`, computes in `A` (see [`compute_dtype`]), stores `F`.
+#[cube(launch, address_type = "dynamic")]
+fn binary_float_kernel<F: Float, A: Float, N: Size>(
+    lhs: LinearView<'_, Vector<F, N>>,
+    rhs: LinearView<'_, Vector<F, N>>,
+    mut output: LinearViewMut<'_, Vector<F, N>>,
+    #[comptime] op: BinaryOp,
+    #[define(F, A)] _dtypes: [ElemType; 2],
+) {
+    if !output.is_in_bounds(ABSOLUTE_POS) {
+        terminate!();
+    }
+    let lhs = Vector::<A, N>::cast_from(lhs.read(ABSOLUTE_POS));
+    let rhs = Vector::<A, N>::cast_from(rhs.read(ABSOLUTE_POS));
+    output.write(
+        ABSOLUTE_POS,
+        Vector::cast_from(apply_float::<A, N>(lhs, rhs, op)),
+    );
+}
+
+#[cube(launch, address_type = "dynamic")]
+fn binary_scalar_numeric_kernel<C: Numeric, N: Size>(
+    lhs: LinearView<'_, Vector<C, N>>,
+    rhs: InputScalar,
+    mut output: LinearViewMut<'_, Vector<C, N>>,
+    #[comptime] op: BinaryOp,
+    #[define(C)] _dtype: ElemType,
+) {
+    if !output.is_in_bounds(ABSOLUTE_POS) {
+        terminate!();
+    }
+    let rhs = Vector::new(rhs.get::<C>());
+    output.write(
+        ABSOLUTE_POS,
+        apply_numeric::<C, N>(lhs.read(ABSOLUTE_POS), rhs, op),
+    );
+}
+
+/// Reads `F`, computes in `A` (the scalar given in `A`), stores `F`.
+#[cube(launch, address_type = "dynamic")]
+fn binary_scalar_float_kernel<F: Float, A: Float, N: Size>(
+    lhs: LinearView<'_, Vector<F, N>>,
+    rhs: InputScalar,
+    mut output: LinearViewMut<'_, Vector<F, N>>,
+    #[comptime] op: BinaryOp,
+    #[define(F, A)] _dtypes: [ElemType; 2],
+) {
+    if !output.is_in_bounds(ABSOLUTE_POS) {
+        terminate!();
+    }
+    let lhs = Vector::<A, N>::cast_from(lhs.read(ABSOLUTE_POS));
+    let rhs = Vector::new(rhs.get::<A>());
+    output.write(
+        ABSOLUTE_POS,
+        Vector::cast_from(apply_float::<A, N>(lhs, rhs, op)),
+    );
+}
+
+/// Checks what every binary operation requires of its left operand's dtype.
+fn check_dtype(op: BinaryOp, lhs: &CubeTensor) {
+    let dtype = lhs.dtype;
+    assert!(
+        !dtype.is_bool(),
+        "{}: expected a numeric tensor, got {dtype}",
+        op.name()
+    );
+    assert!(
+        op != BinaryOp::Powf || dtype.is_float(),
+        "{}: expected a float tensor, got {dtype}",
+        op.name()
+    );
+    assert_arithmetic(op.name(), &lhs.client, dtype);
+}
+
+/// The broadcast shape of two operands, panicking with the operation's name when the shapes
+/// are incompatible.
+pub(crate) fn broadcast_shape(op: &str, lhs: &Shape, rhs: &Shape) -> Shape {
+    lhs.broadcast(rhs).unwrap_or_else(|| {
+        panic!(
+            "{op}: shapes {:?} and {:?} cannot be broadcast together",
+            lhs.dims, rhs.dims
+        )
+    })
+}
+
+/// `op(lhs, rhs)` element-wise, the operands broadcast against each other (NumPy rules) and
+/// read through their strides. Both must have the same dtype and device. The result is written
+/// into an operand's buffer when that operand is unique, non-overlapping and already of the
+/// output shape; otherwise into a new tensor.
+pub fn binary(op: BinaryOp, lhs: CubeTensor, rhs: CubeTensor) -> CubeTensor {
+    assert_eq!(
+        lhs.dtype,
+        rhs.dtype,
+        "{}: operands have different dtypes ({} and {})",
+        op.name(),
+        lhs.dtype,
+        rhs.dtype
+    );
+    assert_same_device(op.name(), &[&lhs, &rhs]);
+    check_dtype(op, &lhs);
+    let out_shape = broadcast_shape(op.name(), &lhs.shape, &rhs.shape);
+    let rank = out_shape.num_dims();
+    let lhs = lhs.unsqueeze_to(rank);
+    let rhs = rhs.unsqueeze_to(rank);
+    let dtype = lhs.dtype;
+    let count = out_shape.num_elements();
+    if count == 0 {
+        return lhs.empty_like(out_shape, dtype);
+    }
+    let client = lhs.client.clone();
+    let elem = elem_type(dtype);
+    let float = dtype.is_float();
+
+    // The output is one of the operands (aliased) or a new tensor.
+    let (output, alias) = if lhs.can_reuse_for(&out_shape) {
+        (lhs.clone(), Some(0))
+    } else if rhs.can_reuse_for(&out_shape) {
+        (rhs.clone(), Some(1))
+    } else {
+        (lhs.empty_like(out_shape.clone(), dtype), None)
+    };
+    let vector = vector_size(&client, &out_shape, &[&lhs, &rhs, &output], dtype.size());
+    let addresses = address_type(&[&lhs, &rhs, &output]);
+    let (cube_count, cube_dim) = elementwise_geometry(&client, count / vector);
+    let out_view = match alias {
+        Some(position) => output.as_linear_view_alias(position),
+        None => output.clone().into_linear_view(),
+    };
+    let compute = elem_type(compute_dtype(&lhs, op == BinaryOp::Powf));
+    let lhs_view = lhs.into_linear_view_broadcast(&out_shape);
+    let rhs_view = rhs.into_linear_view_broadcast(&out_shape);
+    if float {
+        binary_float_kernel::launch(
+            &client,
+            cube_count,
+            cube_dim,
+            addresses,
+            vector,
+            lhs_view,
+            rhs_view,
+            out_view,
+            op,
+            [elem, compute],
+        );
+    } else {
+        binary_numeric_kernel::launch(
+            &client, cube_count, cube_dim, addresses, vector, lhs_view, rhs_view, out_view, op,
+            elem,
+        );
+    }
+    output
+}
+
+/// `op(lhs, rhs)` element-wise for a scalar `rhs` (converted to the tensor's dtype with `as`
+/// semantics). Written in place when `lhs`'s buffer is unique and non-overlapping.
+pub fn binary_scalar(op: BinaryOp, lhs: CubeTensor, rhs: Scalar) -> CubeTensor {
+    check_dtype(op, &lhs);
+    let count = lhs.num_elements();
+    if count == 0 {
+        return lhs;
+    }
+    let dtype = lhs.dtype;
+    let shape = lhs.shape.clone();
+    let client = lhs.client.clone();
+    let elem = elem_type(dtype);
+    let (output, alias) = if lhs.can_reuse_for(&shape) {
+        (lhs.clone(), true)
+    } else {
+        (lhs.empty_like(shape.clone(), dtype), false)
+    };
+    let vector = vector_size(&client, &shape, &[&lhs, &output], dtype.size());
+    let addresses = address_type(&[&lhs, &output]);
+    let (cube_count, cube_dim) = elementwise_geometry(&client, count / vector);
+    let out_view = if alias {
+        output.as_linear_view_alias(0)
+    } else {
+        output.clone().into_linear_view()
+    };
+    if dtype.is_float() {
+        // The scalar is given in the compute dtype, so an f16 tensor sees the exact f32 value.
+        let compute = compute_dtype(&lhs, op == BinaryOp::Powf);
+        let scalar = scalar_arg(rhs, compute);
+        binary_scalar_float_kernel::launch(
+            &client,
+            cube_count,
+            cube_dim,
+            addresses,
+            vector,
+            lhs.into_linear_view(),
+            scalar,
+            out_view,
+            op,
+            [elem, elem_type(compute)],
+        );
+    } else {
+        let scalar = scalar_arg(rhs, dtype);
+        binary_scalar_numeric_kernel::launch(
+            &client,
+            cube_count,
+            cube_dim,
+            addresses,
+            vector,
+            lhs.into_linear_view(),
+            scalar,
+            out_view,
+            op,
+            elem,
+        );
+    }
+    output
+}

@@ -1,0 +1,278 @@
+//! Element-wise float functions: one kernel, the function picked at compile time from a table.
+
+use super::precision::compute_dtype;
+use crate::CubeTensor;
+use crate::dtype::{assert_arithmetic, elem_type};
+use crate::launch::{address_type, elementwise_geometry, vector_size};
+use cubecl::prelude::*;
+use cubecl::std::tensor::layout::linear::{LinearView, LinearViewMut};
+
+/// An element-wise function of a float tensor.
+#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
+pub enum UnaryOp {
+    /// `e^x`.
+    Exp,
+    /// Natural logarithm.
+    Log,
+    /// `ln(1 + x)`.
+    Log1p,
+    /// Square root.
+    Sqrt,
+    /// Absolute value.
+    Abs,
+    /// `-x`.
+    Neg,
+    /// `1 / x`.
+    Recip,
+    /// Sine.
+    Sin,
+    /// Cosine.
+    Cos,
+    /// Tangent.
+    Tan,
+    /// Hyperbolic tangent.
+    Tanh,
+    /// Hyperbolic sine.
+    Sinh,
+    /// Hyperbolic cosine.
+    Cosh,
+    /// Arc sine.
+    Asin,
+    /// Arc cosine.
+    Acos,
+    /// Arc tangent.
+    Atan,
+    /// Error function.
+    Erf,
+    /// Round half to even.
+    Round,
+    /// Round down.
+    Floor,
+    /// Round up.
+    Ceil,
+    /// Round toward zero.
+    Trunc,
+    /// `1 / (1 + e^-x)`.
+    Sigmoid,
+    /// `max(x, 0)` (NaN stays NaN).
+    Relu,
+    /// -1, 0 or 1 by the sign of `x` (NaN stays NaN).
+    Sign,
+    /// `x * x`.
+    Square,
+}
+
+impl UnaryOp {
+    /// The operation's name, as used in panic messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            UnaryOp::Exp => "exp",
+            UnaryOp::Log => "log",
+            UnaryOp::Log1p => "log1p",
+            UnaryOp::Sqrt => "sqrt",
+            UnaryOp::Abs => "abs",
+            UnaryOp::Neg => "neg",
+            UnaryOp::Recip => "recip",
+            UnaryOp::Sin => "sin",
+            UnaryOp::Cos => "cos",
+            UnaryOp::Tan => "tan",
+            UnaryOp::Tanh => "tanh",
+            UnaryOp::Sinh => "sinh",
+            UnaryOp::Cosh => "cosh",
+            UnaryOp::Asin => "asin",
+            UnaryOp::Acos => "acos",
+            UnaryOp::Atan => "atan",
+            UnaryOp::Erf => "erf",
+            UnaryOp::Round => "round",
+            UnaryOp::Floor => "floor",
+            UnaryOp::Ceil => "ceil",
+            UnaryOp::Trunc => "trunc",
+            UnaryOp::Sigmoid => "sigmoid",
+            UnaryOp::Relu => "relu",
+            UnaryOp::Sign => "sign",
+            UnaryOp::Square => "square",
+        }
+    }
+
+    /// Whether the function needs the extended (transcendental) instruction set, which some
+    /// targets lack for `f64`.
+    fn is_transcendental(self) -> bool {
+        matches!(
+            self,
+            UnaryOp::Exp
+                | UnaryOp::Log
+                | UnaryOp::Log1p
+                | UnaryOp::Sin
+                | UnaryOp::Cos
+                | UnaryOp::Tan
+                | UnaryOp::Tanh
+                | UnaryOp::Sinh
+                | UnaryOp::Cosh
+                | UnaryOp::Asin
+                | UnaryOp::Acos
+                | UnaryOp::Atan
+                | UnaryOp::Erf
+                | UnaryOp::Sigmoid
+        )
+    }
+
+    /// Every operation of the table.
+    pub const ALL: [UnaryOp; 25] = [
+        UnaryOp::Exp,
+        UnaryOp::Log,
+        UnaryOp::Log1p,
+        UnaryOp::Sqrt,
+        UnaryOp::Abs,
+        UnaryOp::Neg,
+        UnaryOp::Recip,
+        UnaryOp::Sin,
+        UnaryOp::Cos,
+        UnaryOp::Tan,
+        UnaryOp::Tanh,
+        UnaryOp::Sinh,
+        UnaryOp::Cosh,
+        UnaryOp::Asin,
+        UnaryOp::Acos,
+        UnaryOp::Atan,
+        UnaryOp::Erf,
+        UnaryOp::Round,
+        UnaryOp::Floor,
+        UnaryOp::Ceil,
+        UnaryOp::Trunc,
+        UnaryOp::Sigmoid,
+        UnaryOp::Relu,
+        UnaryOp::Sign,
+        UnaryOp::Square,
+    ];
+}
+
+#[cube]
+fn apply_unary<F: Float, N: Size>(x: Vector<F, N>, #[comptime] op: UnaryOp) -> Vector<F, N> {
+    let zero = Vector::new(F::new(0.0));
+    let one = Vector::new(F::new(1.0));
+    match op {
+        UnaryOp::Exp => Vector::exp(x),
+        UnaryOp::Log => Vector::ln(x),
+        UnaryOp::Log1p => Vector::log1p(x),
+        UnaryOp::Sqrt => Vector::sqrt(x),
+        UnaryOp::Abs => Vector::abs(x),
+        UnaryOp::Neg => -x,
+        UnaryOp::Recip => Vector::recip(x),
+        UnaryOp::Sin => Vector::sin(x),
+        UnaryOp::Cos => Vector::cos(x),
+        UnaryOp::Tan => Vector::tan(x),
+        UnaryOp::Tanh => Vector::tanh(x),
+        UnaryOp::Sinh => Vector::sinh(x),
+        UnaryOp::Cosh => Vector::cosh(x),
+        // Through atan2: several drivers (lavapipe among them) implement asin/acos with
+        // errors near 1e-4, their atan2 is tighter.
+        UnaryOp::Asin => Vector::atan2(x, Vector::sqrt(one - x * x)),
+        UnaryOp::Acos => Vector::atan2(Vector::sqrt(one - x * x), x),
+        UnaryOp::Atan => Vector::atan(x),
+        UnaryOp::Erf => Vector::erf(x),
+        UnaryOp::Round => round_half_even::<F, N>(x),
+        UnaryOp::Floor => Vector::floor(x),
+        UnaryOp::Ceil => Vector::ceil(x),
+        UnaryOp::Trunc => Vector::trunc(x),
+        UnaryOp::Sigmoid => one / (one + Vector::exp(-x)),
+        // NaN kept explicitly: comparisons with NaN are not IEEE on every target (GLSL).
+        UnaryOp::Relu => select_many(x.is_nan(), x, select_many(x.less_than(&zero), zero, x)),
+        UnaryOp::Sign => {
+            let minus_one = Vector::new(F::new(-1.0));
+            let sign = select_many(x.greater_than(&zero), one, zero);
+            let sign = select_many(x.less_than(&zero), minus_one, sign);
+            select_many(x.is_nan(), x, sign)
+        }
+        UnaryOp::Square => x * x,
+    }
+}
+
+/// Rounds to the nearest integer, ties to the even one, independent of how the target's own
+/// `round` breaks ties.
+#[cube]
+fn round_half_even<F: Float, N: Size>(x: Vector<F, N>) -> Vector<F, N> {
+    let zero = Vector::new(F::new(0.0));
+    let half = Vector::new(F::new(0.5));
+    let one = Vector::new(F::new(1.0));
+    let two = Vector::new(F::new(2.0));
+    let down = Vector::floor(x);
+    let fraction = x - down;
+    // 1 when `down` is odd, 0 when even.
+    let odd = down - two * Vector::floor(down * half);
+    let tie = select_many(fraction.less_than(&half), zero, odd);
+    down + select_many(fraction.greater_than(&half), one, tie)
+}
+
+/// Reads `F`, computes in `A` (see [`compute_dtype`]), stores `F`.
+#[cube(launch, address_type = "dynamic")]
+fn unary_kernel<F: Float, A: Float, N: Size>(
+    input: LinearView<'_, Vector<F, N>>,
+    mut output: LinearViewMut<'_, Vector<F, N>>,
+    #[comptime] op: UnaryOp,
+    #[define(F, A)] _dtypes: [ElemType; 2],
+) {
+    if !output.is_in_bounds(ABSOLUTE_POS) {
+        terminate!();
+    }
+    let x = Vector::<A, N>::cast_from(input.read(ABSOLUTE_POS));
+    output.write(ABSOLUTE_POS, Vector::cast_from(apply_unary::<A, N>(x, op)));
+}
+
+/// `op` applied to every element of the float tensor `input` (computed in the precision
+/// [`compute_dtype`] picks). The result has the input's shape and dtype; it is written into
+/// the input's buffer when that buffer is unique and non-overlapping.
+///
+/// # Panics
+///
+/// When the dtype is not a float type the device computes with.
+pub fn unary(op: UnaryOp, input: CubeTensor) -> CubeTensor {
+    let dtype = input.dtype;
+    assert!(
+        dtype.is_float(),
+        "{}: expected a float tensor, got {dtype}",
+        op.name()
+    );
+    assert_arithmetic(op.name(), &input.client, dtype);
+    let count = input.num_elements();
+    if count == 0 {
+        return input;
+    }
+    let client = input.client.clone();
+    let dtypes = [
+        elem_type(dtype),
+        elem_type(compute_dtype(&input, op.is_transcendental())),
+    ];
+    let shape = input.shape.clone();
+    if input.can_reuse_for(&shape) {
+        let vector = vector_size(&client, &shape, &[&input], dtype.size());
+        let (cube_count, cube_dim) = elementwise_geometry(&client, count / vector);
+        unary_kernel::launch(
+            &client,
+            cube_count,
+            cube_dim,
+            address_type(&[&input]),
+            vector,
+            input.clone().into_linear_view(),
+            input.as_linear_view_alias(0),
+            op,
+            dtypes,
+        );
+        input
+    } else {
+        let output = input.empty_like(shape.clone(), dtype);
+        let vector = vector_size(&client, &shape, &[&input, &output], dtype.size());
+        let (cube_count, cube_dim) = elementwise_geometry(&client, count / vector);
+        unary_kernel::launch(
+            &client,
+            cube_count,
+            cube_dim,
+            address_type(&[&input, &output]),
+            vector,
+            input.into_linear_view(),
+            output.clone().into_linear_view(),
+            op,
+            dtypes,
+        );
+        output
+    }
+}

@@ -1,0 +1,73 @@
+//! Launch geometry shared by the element-wise kernels: how many units, in which cube shape,
+//! reading how many elements at once, with which address width.
+
+use crate::CubeTensor;
+use burn_backend::Shape;
+use cubecl::client::Client;
+use cubecl::ir::AddressType;
+use cubecl::prelude::{CubeCount, CubeDim};
+
+/// The cube count and cube dim for `units` independent work items.
+pub(crate) fn elementwise_geometry(client: &Client, units: usize) -> (CubeCount, CubeDim) {
+    let dim = CubeDim::new(client, units);
+    let count = cubecl::calculate_cube_count_elemwise(client, units, dim);
+    (count, dim)
+}
+
+/// The widest vector width every operand can be read with when the output of `out_shape` is
+/// walked in row-major order, `elem_size` being the largest element size involved.
+///
+/// An operand allows width `v` when its last dimension is not broadcast, is contiguous
+/// (stride 1) and divisible by `v`, and every other stride it steps along is a multiple of `v`
+/// (so a vector never straddles a row). Width 1 always works.
+pub(crate) fn vector_size(
+    client: &Client,
+    out_shape: &Shape,
+    operands: &[&CubeTensor],
+    elem_size: usize,
+) -> usize {
+    let rank = out_shape.num_dims();
+    if rank == 0 {
+        return 1;
+    }
+    let last = out_shape.dims[rank - 1];
+    let allows = |v: usize| {
+        last.is_multiple_of(v)
+            && operands.iter().all(|t| {
+                let shape = &t.shape.dims;
+                let strides = &t.strides;
+                shape[rank - 1] == last
+                    && (last == 1 || strides[rank - 1] == 1)
+                    && (0..rank - 1).all(|d| shape[d] == 1 || strides[d].is_multiple_of(v))
+            })
+    };
+    client
+        .io_optimized_vector_sizes(elem_size)
+        .filter(|&v| v > 1)
+        .find(|&v| allows(v))
+        .unwrap_or(1)
+}
+
+/// The address width needed to index every buffer of `tensors` (32-bit unless one is larger).
+pub(crate) fn address_type(tensors: &[&CubeTensor]) -> AddressType {
+    let len = tensors
+        .iter()
+        .map(|t| t.handle.size() as usize / t.dtype.size().max(1))
+        .max()
+        .unwrap_or(0);
+    AddressType::from_len(len)
+}
+
+/// Panics, naming `op`, unless every tensor lives on the first one's device.
+pub(crate) fn assert_same_device(op: &str, tensors: &[&CubeTensor]) {
+    if let Some((first, rest)) = tensors.split_first() {
+        for other in rest {
+            assert!(
+                first.device == other.device,
+                "{op}: tensors are on different devices ({:?} and {:?})",
+                first.device,
+                other.device
+            );
+        }
+    }
+}
