@@ -10,53 +10,26 @@ use burn_backend::{Scalar, Shape};
 use cubecl::prelude::*;
 use cubecl::std::tensor::layout::linear::{LinearView, LinearViewMut};
 
-/// An element-wise binary operation.
-#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
-pub enum BinaryOp {
-    /// `lhs + rhs`.
-    Add,
-    /// `lhs - rhs`.
-    Sub,
-    /// `lhs * rhs`.
-    Mul,
-    /// `lhs / rhs` (integer division truncates).
-    Div,
-    /// The remainder with the sign of the divisor (`lhs - rhs * floor(lhs / rhs)`).
-    Remainder,
-    /// `lhs ^ rhs` (float dtypes only).
-    Powf,
-    /// The larger of the two (NaN if either is NaN).
-    Max,
-    /// The smaller of the two (NaN if either is NaN).
-    Min,
-}
-
-impl BinaryOp {
-    /// The operation's name, as used in panic messages.
-    pub fn name(self) -> &'static str {
-        match self {
-            BinaryOp::Add => "add",
-            BinaryOp::Sub => "sub",
-            BinaryOp::Mul => "mul",
-            BinaryOp::Div => "div",
-            BinaryOp::Remainder => "remainder",
-            BinaryOp::Powf => "powf",
-            BinaryOp::Max => "max_pair",
-            BinaryOp::Min => "min_pair",
-        }
+op_table! {
+    /// An element-wise binary operation.
+    BinaryOp {
+        /// `lhs + rhs`.
+        Add => "add",
+        /// `lhs - rhs`.
+        Sub => "sub",
+        /// `lhs * rhs`.
+        Mul => "mul",
+        /// `lhs / rhs` (integer division truncates).
+        Div => "div",
+        /// The remainder with the sign of the divisor (`lhs - rhs * floor(lhs / rhs)`).
+        Remainder => "remainder",
+        /// `lhs ^ rhs` (float dtypes only).
+        Powf => "powf",
+        /// The larger of the two (NaN if either is NaN).
+        Max => "max_pair",
+        /// The smaller of the two (NaN if either is NaN).
+        Min => "min_pair",
     }
-
-    /// Every operation of the table.
-    pub const ALL: [BinaryOp; 8] = [
-        BinaryOp::Add,
-        BinaryOp::Sub,
-        BinaryOp::Mul,
-        BinaryOp::Div,
-        BinaryOp::Remainder,
-        BinaryOp::Powf,
-        BinaryOp::Max,
-        BinaryOp::Min,
-    ];
 }
 
 /// The operation on any numeric type. `Powf` never reaches it (the host routes floats to

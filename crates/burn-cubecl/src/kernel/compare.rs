@@ -9,45 +9,22 @@ use burn_backend::{DType, Scalar};
 use cubecl::prelude::*;
 use cubecl::std::tensor::layout::linear::{LinearView, LinearViewMut};
 
-/// An element-wise comparison.
-#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
-pub enum CompareOp {
-    /// `lhs == rhs`.
-    Equal,
-    /// `lhs != rhs`.
-    NotEqual,
-    /// `lhs > rhs`.
-    Greater,
-    /// `lhs >= rhs`.
-    GreaterEqual,
-    /// `lhs < rhs`.
-    Lower,
-    /// `lhs <= rhs`.
-    LowerEqual,
-}
-
-impl CompareOp {
-    /// The operation's name, as used in panic messages.
-    pub fn name(self) -> &'static str {
-        match self {
-            CompareOp::Equal => "equal",
-            CompareOp::NotEqual => "not_equal",
-            CompareOp::Greater => "greater",
-            CompareOp::GreaterEqual => "greater_equal",
-            CompareOp::Lower => "lower",
-            CompareOp::LowerEqual => "lower_equal",
-        }
+op_table! {
+    /// An element-wise comparison.
+    CompareOp {
+        /// `lhs == rhs`.
+        Equal => "equal",
+        /// `lhs != rhs`.
+        NotEqual => "not_equal",
+        /// `lhs > rhs`.
+        Greater => "greater",
+        /// `lhs >= rhs`.
+        GreaterEqual => "greater_equal",
+        /// `lhs < rhs`.
+        Lower => "lower",
+        /// `lhs <= rhs`.
+        LowerEqual => "lower_equal",
     }
-
-    /// Every operation of the table.
-    pub const ALL: [CompareOp; 6] = [
-        CompareOp::Equal,
-        CompareOp::NotEqual,
-        CompareOp::Greater,
-        CompareOp::GreaterEqual,
-        CompareOp::Lower,
-        CompareOp::LowerEqual,
-    ];
 }
 
 #[cube]

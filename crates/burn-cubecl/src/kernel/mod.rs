@@ -6,6 +6,30 @@
 //! (shapes that do not broadcast, mixed dtypes, tensors on different devices, a dtype the device
 //! cannot compute with). Execution errors surface at the next read or sync.
 
+/// Writes an operation enum from a table (`Variant => "name",` with a doc per variant): the
+/// enum, `name()` for panic messages, and `ALL`, every operation in order (for tests).
+macro_rules! op_table {
+    ($(#[$doc:meta])* $ty:ident { $($(#[$vdoc:meta])* $variant:ident => $name:literal,)* }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
+        pub enum $ty {
+            $($(#[$vdoc])* $variant,)*
+        }
+
+        impl $ty {
+            /// The operation's name, as used in panic messages.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $($ty::$variant => $name,)*
+                }
+            }
+
+            /// Every operation of the table.
+            pub const ALL: [$ty; [$(stringify!($variant)),*].len()] = [$($ty::$variant),*];
+        }
+    };
+}
+
 mod binary;
 mod cast;
 mod compare;

@@ -9,50 +9,27 @@ use cubek::reduce::launch::{RoutineStrategy, VectorizationStrategy};
 use cubek::reduce::routines::{BlueprintStrategy, unit::UnitStrategy};
 use cubek::reduce::{ReduceStrategy, reduce as cubek_reduce};
 
-/// A reduction along one dimension.
-#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
-pub enum ReduceOp {
-    /// The sum.
-    Sum,
-    /// The mean.
-    Mean,
-    /// The product.
-    Prod,
-    /// The largest value.
-    Max,
-    /// The smallest value.
-    Min,
-    /// The index of the largest value (the first one on ties).
-    ArgMax,
-    /// The index of the smallest value (the first one on ties).
-    ArgMin,
+op_table! {
+    /// A reduction along one dimension.
+    ReduceOp {
+        /// The sum.
+        Sum => "sum_dim",
+        /// The mean.
+        Mean => "mean_dim",
+        /// The product.
+        Prod => "prod_dim",
+        /// The largest value.
+        Max => "max_dim",
+        /// The smallest value.
+        Min => "min_dim",
+        /// The index of the largest value (the first one on ties).
+        ArgMax => "argmax",
+        /// The index of the smallest value (the first one on ties).
+        ArgMin => "argmin",
+    }
 }
 
 impl ReduceOp {
-    /// The operation's name, as used in panic messages.
-    pub fn name(self) -> &'static str {
-        match self {
-            ReduceOp::Sum => "sum_dim",
-            ReduceOp::Mean => "mean_dim",
-            ReduceOp::Prod => "prod_dim",
-            ReduceOp::Max => "max_dim",
-            ReduceOp::Min => "min_dim",
-            ReduceOp::ArgMax => "argmax",
-            ReduceOp::ArgMin => "argmin",
-        }
-    }
-
-    /// Every operation of the table.
-    pub const ALL: [ReduceOp; 7] = [
-        ReduceOp::Sum,
-        ReduceOp::Mean,
-        ReduceOp::Prod,
-        ReduceOp::Max,
-        ReduceOp::Min,
-        ReduceOp::ArgMax,
-        ReduceOp::ArgMin,
-    ];
-
     fn config(self) -> ReduceOperationConfig {
         match self {
             ReduceOp::Sum => ReduceOperationConfig::Sum,

@@ -7,93 +7,63 @@ use crate::launch::{address_type, elementwise_geometry, vector_size};
 use cubecl::prelude::*;
 use cubecl::std::tensor::layout::linear::{LinearView, LinearViewMut};
 
-/// An element-wise function of a float tensor.
-#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
-pub enum UnaryOp {
-    /// `e^x`.
-    Exp,
-    /// Natural logarithm.
-    Log,
-    /// `ln(1 + x)`.
-    Log1p,
-    /// Square root.
-    Sqrt,
-    /// Absolute value.
-    Abs,
-    /// `-x`.
-    Neg,
-    /// `1 / x`.
-    Recip,
-    /// Sine.
-    Sin,
-    /// Cosine.
-    Cos,
-    /// Tangent.
-    Tan,
-    /// Hyperbolic tangent.
-    Tanh,
-    /// Hyperbolic sine.
-    Sinh,
-    /// Hyperbolic cosine.
-    Cosh,
-    /// Arc sine.
-    Asin,
-    /// Arc cosine.
-    Acos,
-    /// Arc tangent.
-    Atan,
-    /// Error function.
-    Erf,
-    /// Round half to even.
-    Round,
-    /// Round down.
-    Floor,
-    /// Round up.
-    Ceil,
-    /// Round toward zero.
-    Trunc,
-    /// `1 / (1 + e^-x)`.
-    Sigmoid,
-    /// `max(x, 0)` (NaN stays NaN).
-    Relu,
-    /// -1, 0 or 1 by the sign of `x` (NaN stays NaN).
-    Sign,
-    /// `x * x`.
-    Square,
+op_table! {
+    /// An element-wise function of a float tensor.
+    UnaryOp {
+        /// `e^x`.
+        Exp => "exp",
+        /// Natural logarithm.
+        Log => "log",
+        /// `ln(1 + x)`.
+        Log1p => "log1p",
+        /// Square root.
+        Sqrt => "sqrt",
+        /// Absolute value.
+        Abs => "abs",
+        /// `-x`.
+        Neg => "neg",
+        /// `1 / x`.
+        Recip => "recip",
+        /// Sine.
+        Sin => "sin",
+        /// Cosine.
+        Cos => "cos",
+        /// Tangent.
+        Tan => "tan",
+        /// Hyperbolic tangent.
+        Tanh => "tanh",
+        /// Hyperbolic sine.
+        Sinh => "sinh",
+        /// Hyperbolic cosine.
+        Cosh => "cosh",
+        /// Arc sine.
+        Asin => "asin",
+        /// Arc cosine.
+        Acos => "acos",
+        /// Arc tangent.
+        Atan => "atan",
+        /// Error function.
+        Erf => "erf",
+        /// Round half to even.
+        Round => "round",
+        /// Round down.
+        Floor => "floor",
+        /// Round up.
+        Ceil => "ceil",
+        /// Round toward zero.
+        Trunc => "trunc",
+        /// `1 / (1 + e^-x)`.
+        Sigmoid => "sigmoid",
+        /// `max(x, 0)` (NaN stays NaN).
+        Relu => "relu",
+        /// -1, 0 or 1 by the sign of `x` (NaN stays NaN).
+        Sign => "sign",
+        /// `x * x`.
+        Square => "square",
+    }
 }
 
 impl UnaryOp {
-    /// The operation's name, as used in panic messages.
-    pub fn name(self) -> &'static str {
-        match self {
-            UnaryOp::Exp => "exp",
-            UnaryOp::Log => "log",
-            UnaryOp::Log1p => "log1p",
-            UnaryOp::Sqrt => "sqrt",
-            UnaryOp::Abs => "abs",
-            UnaryOp::Neg => "neg",
-            UnaryOp::Recip => "recip",
-            UnaryOp::Sin => "sin",
-            UnaryOp::Cos => "cos",
-            UnaryOp::Tan => "tan",
-            UnaryOp::Tanh => "tanh",
-            UnaryOp::Sinh => "sinh",
-            UnaryOp::Cosh => "cosh",
-            UnaryOp::Asin => "asin",
-            UnaryOp::Acos => "acos",
-            UnaryOp::Atan => "atan",
-            UnaryOp::Erf => "erf",
-            UnaryOp::Round => "round",
-            UnaryOp::Floor => "floor",
-            UnaryOp::Ceil => "ceil",
-            UnaryOp::Trunc => "trunc",
-            UnaryOp::Sigmoid => "sigmoid",
-            UnaryOp::Relu => "relu",
-            UnaryOp::Sign => "sign",
-            UnaryOp::Square => "square",
-        }
-    }
-
     /// Whether the function needs the extended (transcendental) instruction set, which some
     /// targets lack for `f64`.
     fn is_transcendental(self) -> bool {
@@ -115,35 +85,6 @@ impl UnaryOp {
                 | UnaryOp::Sigmoid
         )
     }
-
-    /// Every operation of the table.
-    pub const ALL: [UnaryOp; 25] = [
-        UnaryOp::Exp,
-        UnaryOp::Log,
-        UnaryOp::Log1p,
-        UnaryOp::Sqrt,
-        UnaryOp::Abs,
-        UnaryOp::Neg,
-        UnaryOp::Recip,
-        UnaryOp::Sin,
-        UnaryOp::Cos,
-        UnaryOp::Tan,
-        UnaryOp::Tanh,
-        UnaryOp::Sinh,
-        UnaryOp::Cosh,
-        UnaryOp::Asin,
-        UnaryOp::Acos,
-        UnaryOp::Atan,
-        UnaryOp::Erf,
-        UnaryOp::Round,
-        UnaryOp::Floor,
-        UnaryOp::Ceil,
-        UnaryOp::Trunc,
-        UnaryOp::Sigmoid,
-        UnaryOp::Relu,
-        UnaryOp::Sign,
-        UnaryOp::Square,
-    ];
 }
 
 #[cube]
