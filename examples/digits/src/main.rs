@@ -7,6 +7,7 @@
 //! cargo run --release -p digits                     # train both models on the default device
 //! cargo run --release -p digits -- --model cnn --epochs 20 --device flex
 //! cargo run --release -p digits -- --eval           # reload and evaluate
+//! cargo run --release -p digits --features wgpu -- --device wgpu   # on WGPU (GPU or lavapipe)
 //! ```
 
 mod data;
@@ -60,7 +61,7 @@ fn parse_args() -> Result<Args, String> {
             "--eval" => args.eval = true,
             "--help" | "-h" => {
                 return Err(
-                    "usage: digits [--device flex|wgpu|cuda] [--model mlp|cnn|all] \
+                    "usage: digits [--device flex|wgpu] [--model mlp|cnn|all] \
                             [--epochs N] [--artifacts DIR] [--eval]"
                         .into(),
                 );
@@ -71,19 +72,25 @@ fn parse_args() -> Result<Args, String> {
     Ok(args)
 }
 
-/// The device a name on the command line stands for, among the compiled backends.
+/// The device a name on the command line stands for: `flex` (the native CPU backend) or, in a
+/// build with the `wgpu` feature, `wgpu` (the CubeCL backend on the best WGPU adapter: a GPU,
+/// else a software one such as Mesa's lavapipe).
 fn device_named(name: &str) -> Result<Device, String> {
-    let compiled = Device::enumerate(burn::tensor::DeviceFilter::All);
-    compiled
-        .into_iter()
-        .find(|device| device.dispatch().backend_name().eq_ignore_ascii_case(name))
-        .ok_or_else(|| {
-            let names: Vec<String> = Device::enumerate(burn::tensor::DeviceFilter::All)
-                .iter()
-                .map(|d| d.dispatch().backend_name().to_lowercase())
-                .collect();
-            format!("--device {name}: not compiled into this build (available: {names:?})")
-        })
+    match name.to_ascii_lowercase().as_str() {
+        "flex" => Ok(Device::flex()),
+        #[cfg(feature = "wgpu")]
+        "wgpu" | "cube" => Ok(Device::cube_default()),
+        _ => {
+            let mut names = vec!["flex"];
+            if cfg!(feature = "wgpu") {
+                names.push("wgpu");
+            }
+            Err(format!(
+                "--device {name}: not compiled into this build (available: {names:?}; build \
+                 with `--features wgpu` for the WGPU device)"
+            ))
+        }
+    }
 }
 
 fn main() {

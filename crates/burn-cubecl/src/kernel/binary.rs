@@ -25,6 +25,8 @@ op_table! {
         Remainder => "remainder",
         /// `lhs ^ rhs` (float dtypes only).
         Powf => "powf",
+        /// The angle of the point `(rhs, lhs)`, `atan2(lhs, rhs)` (float dtypes only).
+        Atan2 => "atan2",
         /// The larger of the two (NaN if either is NaN).
         Max => "max_pair",
         /// The smaller of the two (NaN if either is NaN).
@@ -32,8 +34,20 @@ op_table! {
     }
 }
 
-/// The operation on any numeric type. `Powf` never reaches it (the host routes floats to
-/// [`apply_float`] and refuses `Powf` on other dtypes), nor does a float `Remainder`.
+impl BinaryOp {
+    /// Whether the operation exists for float dtypes only.
+    fn is_float_only(self) -> bool {
+        matches!(self, BinaryOp::Powf | BinaryOp::Atan2)
+    }
+
+    /// Whether the operation needs the extended (transcendental) instruction set.
+    fn is_transcendental(self) -> bool {
+        self.is_float_only()
+    }
+}
+
+/// The operation on any numeric type. `Powf` and `Atan2` never reach it (the host routes floats
+/// to [`apply_float`] and refuses them on other dtypes), nor does a float `Remainder`.
 #[cube]
 fn apply_numeric<C: Numeric, N: Size>(
     lhs: Vector<C, N>,
@@ -48,7 +62,7 @@ fn apply_numeric<C: Numeric, N: Size>(
         BinaryOp::Remainder => remainder_int::<C, N>(lhs, rhs),
         BinaryOp::Max => select_many(lhs.less_than(&rhs), rhs, lhs),
         BinaryOp::Min => select_many(rhs.less_than(&lhs), rhs, lhs),
-        BinaryOp::Powf => lhs,
+        BinaryOp::Powf | BinaryOp::Atan2 => lhs,
     }
 }
 
@@ -73,6 +87,7 @@ fn apply_float<F: Float, N: Size>(
 ) -> Vector<F, N> {
     match op {
         BinaryOp::Powf => Vector::powf(lhs, rhs),
+        BinaryOp::Atan2 => Vector::atan2(lhs, rhs),
         BinaryOp::Remainder => Vector::mod_floor(lhs, rhs),
         // A NaN on either side is the result (the numeric form already keeps a NaN lhs).
         BinaryOp::Max | BinaryOp::Min => {
@@ -164,7 +179,7 @@ fn check_dtype(op: BinaryOp, lhs: &CubeTensor) {
         op.name()
     );
     assert!(
-        op != BinaryOp::Powf || dtype.is_float(),
+        !op.is_float_only() || dtype.is_float(),
         "{}: expected a float tensor, got {dtype}",
         op.name()
     );
@@ -206,6 +221,10 @@ pub fn binary(op: BinaryOp, lhs: CubeTensor, rhs: CubeTensor) -> CubeTensor {
     if count == 0 {
         return lhs.empty_like(out_shape, dtype);
     }
+    if super::host::needs_host(&lhs, op.is_transcendental()) {
+        let (lhs, rhs) = (lhs.expand(out_shape.clone()), rhs.expand(out_shape));
+        return super::host::binary_f64(op, lhs, rhs);
+    }
     let client = lhs.client.clone();
     let elem = elem_type(dtype);
     let float = dtype.is_float();
@@ -225,7 +244,7 @@ pub fn binary(op: BinaryOp, lhs: CubeTensor, rhs: CubeTensor) -> CubeTensor {
         Some(position) => output.as_linear_view_alias(position),
         None => output.clone().into_linear_view(),
     };
-    let compute = elem_type(compute_dtype(&lhs, op == BinaryOp::Powf));
+    let compute = elem_type(compute_dtype(&lhs, op.is_transcendental()));
     let lhs_view = lhs.into_linear_view_broadcast(&out_shape);
     let rhs_view = rhs.into_linear_view_broadcast(&out_shape);
     if float {
@@ -260,6 +279,10 @@ pub fn binary_scalar(op: BinaryOp, lhs: CubeTensor, rhs: Scalar) -> CubeTensor {
     }
     let dtype = lhs.dtype;
     let shape = lhs.shape.clone();
+    if super::host::needs_host(&lhs, op.is_transcendental()) {
+        let rhs = super::fill::full(shape, rhs, dtype, &lhs.device);
+        return super::host::binary_f64(op, lhs, rhs);
+    }
     let client = lhs.client.clone();
     let elem = elem_type(dtype);
     let (output, alias) = if lhs.can_reuse_for(&shape) {
@@ -277,7 +300,7 @@ pub fn binary_scalar(op: BinaryOp, lhs: CubeTensor, rhs: Scalar) -> CubeTensor {
     };
     if dtype.is_float() {
         // The scalar is given in the compute dtype, so an f16 tensor sees the exact f32 value.
-        let compute = compute_dtype(&lhs, op == BinaryOp::Powf);
+        let compute = compute_dtype(&lhs, op.is_transcendental());
         let scalar = scalar_arg(rhs, compute);
         binary_scalar_float_kernel::launch(
             &client,

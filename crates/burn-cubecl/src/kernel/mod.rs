@@ -35,6 +35,7 @@ mod cast;
 mod compare;
 mod contiguous;
 mod fill;
+mod host;
 mod matmul;
 mod precision;
 mod random;
@@ -53,3 +54,4 @@ pub use reduce::{ReduceOp, reduce};
 pub use unary::{UnaryOp, unary};
 
 pub(crate) use contiguous::copy_strided;
+mod pending; pub use pending::*; // TEMP

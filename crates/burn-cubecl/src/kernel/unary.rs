@@ -42,6 +42,12 @@ op_table! {
         Acos => "acos",
         /// Arc tangent.
         Atan => "atan",
+        /// Inverse hyperbolic sine.
+        Asinh => "asinh",
+        /// Inverse hyperbolic cosine.
+        Acosh => "acosh",
+        /// Inverse hyperbolic tangent.
+        Atanh => "atanh",
         /// Error function.
         Erf => "erf",
         /// Round half to even.
@@ -66,7 +72,7 @@ op_table! {
 impl UnaryOp {
     /// Whether the function needs the extended (transcendental) instruction set, which some
     /// targets lack for `f64`.
-    fn is_transcendental(self) -> bool {
+    pub(crate) fn is_transcendental(self) -> bool {
         matches!(
             self,
             UnaryOp::Exp
@@ -81,6 +87,9 @@ impl UnaryOp {
                 | UnaryOp::Asin
                 | UnaryOp::Acos
                 | UnaryOp::Atan
+                | UnaryOp::Asinh
+                | UnaryOp::Acosh
+                | UnaryOp::Atanh
                 | UnaryOp::Erf
                 | UnaryOp::Sigmoid
         )
@@ -110,6 +119,21 @@ fn apply_unary<F: Float, N: Size>(x: Vector<F, N>, #[comptime] op: UnaryOp) -> V
         UnaryOp::Asin => Vector::atan2(x, Vector::sqrt(one - x * x)),
         UnaryOp::Acos => Vector::atan2(Vector::sqrt(one - x * x), x),
         UnaryOp::Atan => Vector::atan(x),
+        // Written with log1p so that small arguments keep their precision.
+        UnaryOp::Asinh => {
+            let a = Vector::abs(x);
+            let y = Vector::log1p(a + a * a / (one + Vector::sqrt(one + a * a)));
+            select_many(x.less_than(&zero), -y, y)
+        }
+        // acosh(x) = log1p(t + sqrt(t² + 2t)) with t = x - 1 (NaN below 1).
+        UnaryOp::Acosh => {
+            let t = x - one;
+            Vector::log1p(t + Vector::sqrt(t * t + t + t))
+        }
+        UnaryOp::Atanh => {
+            let half = Vector::new(F::new(0.5));
+            half * Vector::log1p((x + x) / (one - x))
+        }
         UnaryOp::Erf => Vector::erf(x),
         UnaryOp::Round => round_half_even::<F, N>(x),
         UnaryOp::Floor => Vector::floor(x),
@@ -177,6 +201,9 @@ pub fn unary(op: UnaryOp, input: CubeTensor) -> CubeTensor {
     let count = input.num_elements();
     if count == 0 {
         return input;
+    }
+    if super::host::needs_host(&input, op.is_transcendental()) {
+        return super::host::unary_f64(op, input);
     }
     let client = input.client.clone();
     let dtypes = [

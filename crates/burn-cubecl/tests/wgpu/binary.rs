@@ -19,6 +19,7 @@ fn reference(op: BinaryOp, a: f64, b: f64, dtype: DType) -> f64 {
         BinaryOp::Div => (a / b).trunc(),
         BinaryOp::Remainder => a - b * (a / b).floor(),
         BinaryOp::Powf => a.powf(b),
+        BinaryOp::Atan2 => a.atan2(b),
         BinaryOp::Max => a.max(b),
         BinaryOp::Min => a.min(b),
     }
@@ -28,8 +29,13 @@ fn reference(op: BinaryOp, a: f64, b: f64, dtype: DType) -> f64 {
 fn dtypes(device: &CubeDevice, op: BinaryOp) -> Vec<DType> {
     arithmetic_dtypes(device)
         .into_iter()
-        .filter(|d| !d.is_bool() && (op != BinaryOp::Powf || d.is_float()))
+        .filter(|d| !d.is_bool() && (!is_float_only(op) || d.is_float()))
         .collect()
+}
+
+/// Whether `op` is defined for float dtypes only.
+fn is_float_only(op: BinaryOp) -> bool {
+    matches!(op, BinaryOp::Powf | BinaryOp::Atan2)
 }
 
 /// Operand values that keep every op and dtype in range and away from division by zero:
@@ -105,17 +111,13 @@ fn check(
     );
 }
 
-/// The dtype's tolerance; for `powf` a few ulps looser, and at f32's for f64 tensors, which
-/// WGPU computes in f32 (see `compute_dtype`).
+/// The dtype's tolerance; for the transcendental `powf` and `atan2` a few ulps looser (in f64
+/// too: WGPU computes those on the host rather than in f32).
 fn powf_tolerance(op: BinaryOp, dtype: DType) -> (f64, f64) {
-    if op != BinaryOp::Powf {
-        return tolerance(dtype);
+    let (abs, rel) = tolerance(dtype);
+    if !is_float_only(op) {
+        return (abs, rel);
     }
-    let (abs, rel) = tolerance(if dtype == DType::F64 {
-        DType::F32
-    } else {
-        dtype
-    });
     (abs * 4.0, rel * 4.0)
 }
 
