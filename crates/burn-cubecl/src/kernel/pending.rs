@@ -2,15 +2,6 @@
 use crate::CubeTensor;
 use burn_backend::{ConvOptions, ConvTransposeOptions, DType, IndexingUpdateOp, InterpolateOptions, Scalar, Slice};
 type T = CubeTensor;
-pub fn gather(dim: usize, tensor: T, indices: T) -> T { todo!() }
-pub fn scatter(dim: usize, tensor: T, indices: T, values: T, update: IndexingUpdateOp) -> T { todo!() }
-pub fn select(tensor: T, dim: usize, indices: T) -> T { todo!() }
-pub fn select_add(tensor: T, dim: usize, indices: T, values: T, update: IndexingUpdateOp) -> T { todo!() }
-pub fn mask_where(tensor: T, mask: T, value: T) -> T { todo!() }
-pub fn mask_fill(tensor: T, mask: T, value: Scalar) -> T { todo!() }
-pub fn slice(tensor: T, slices: &[Slice]) -> T { todo!() }
-pub fn slice_assign(tensor: T, slices: &[Slice], value: T) -> T { todo!() }
-pub fn flip(tensor: T, axes: &[usize]) -> T { todo!() }
 pub fn conv2d(x: T, weight: T, bias: Option<T>, options: ConvOptions<2>) -> T { todo!() }
 pub fn conv_transpose2d(x: T, weight: T, bias: Option<T>, options: ConvTransposeOptions<2>) -> T { todo!() }
 pub fn avg_pool2d(x: T, kernel_size: [usize; 2], stride: [usize; 2], padding: [usize; 2], count_include_pad: bool, ceil_mode: bool) -> T { todo!() }
