@@ -31,25 +31,33 @@ macro_rules! op_table {
 }
 
 mod binary;
+mod bitwise;
 mod cast;
 mod compare;
 mod contiguous;
 mod fill;
+mod int_matmul;
+mod logic;
 mod matmul;
 mod precision;
 mod random;
 mod reduce;
 mod scalar;
+mod scan;
 mod unary;
 
 pub use binary::{BinaryOp, binary, binary_scalar};
+pub use bitwise::{BitwiseOp, bitwise, bitwise_not, bitwise_scalar, int_abs, int_powi};
 pub use cast::cast;
 pub use compare::{CompareOp, compare, compare_scalar};
 pub use contiguous::into_contiguous;
 pub use fill::{arange, full, ones, zeros};
+pub use int_matmul::int_matmul;
+pub use logic::{bool_and, bool_not, bool_or};
 pub use matmul::matmul;
 pub use random::random;
 pub use reduce::{ReduceOp, reduce};
+pub use scan::{ScanOp, scan};
 pub use unary::{UnaryOp, unary};
 
 pub(crate) use contiguous::copy_strided;

@@ -8,11 +8,15 @@
 mod harness;
 
 mod binary;
+mod bitwise;
 mod cast;
 mod compare;
 mod creation;
 mod cubek;
 mod device;
 mod errors;
+mod int_matmul;
 mod layout;
+mod logic;
+mod scan;
 mod unary;
