@@ -31,32 +31,40 @@ macro_rules! op_table {
 }
 
 mod binary;
+mod bitwise;
 mod cast;
 mod compare;
 mod contiguous;
 mod fill;
 mod host;
 mod index;
+mod int_matmul;
+mod logic;
 mod mask;
 mod matmul;
 mod precision;
 mod random;
 mod reduce;
 mod scalar;
+mod scan;
 mod scatter;
 mod slice;
 mod unary;
 
 pub use binary::{BinaryOp, binary, binary_scalar};
+pub use bitwise::{BitwiseOp, bitwise, bitwise_not, bitwise_scalar, int_abs, int_powi};
 pub use cast::cast;
 pub use compare::{CompareOp, compare, compare_scalar};
 pub use contiguous::into_contiguous;
 pub use fill::{arange, full, ones, zeros};
 pub use index::{gather, select};
+pub use int_matmul::int_matmul;
+pub use logic::{bool_and, bool_not, bool_or};
 pub use mask::{mask_fill, mask_where};
 pub use matmul::matmul;
 pub use random::random;
 pub use reduce::{ReduceOp, reduce};
+pub use scan::{ScanOp, scan};
 pub use scatter::{scatter, select_add};
 pub use slice::{flip, slice, slice_assign};
 pub use unary::{UnaryOp, unary};

@@ -1,6 +1,6 @@
 #![allow(missing_docs, unused_variables)]
 use crate::CubeTensor;
-use burn_backend::{ConvOptions, ConvTransposeOptions, DType, IndexingUpdateOp, InterpolateOptions, Scalar, Slice};
+use burn_backend::{ConvOptions, ConvTransposeOptions, DType, InterpolateOptions};
 type T = CubeTensor;
 pub fn conv2d(x: T, weight: T, bias: Option<T>, options: ConvOptions<2>) -> T { todo!() }
 pub fn conv_transpose2d(x: T, weight: T, bias: Option<T>, options: ConvTransposeOptions<2>) -> T { todo!() }
@@ -12,15 +12,3 @@ pub fn max_pool2d_with_indices(x: T, kernel_size: [usize; 2], stride: [usize; 2]
 pub fn max_pool2d_with_indices_backward(x: T, grad: T, indices: T) -> T { todo!() }
 pub fn interpolate(x: T, output_size: [usize; 2], options: InterpolateOptions) -> T { todo!() }
 pub fn interpolate_backward(x: T, grad: T, output_size: [usize; 2], options: InterpolateOptions) -> T { todo!() }
-#[derive(Clone, Copy, Debug)] pub enum ScanOp { Sum, Prod, Max, Min }
-pub fn scan(op: ScanOp, tensor: T, dim: usize) -> T { todo!() }
-#[derive(Clone, Copy, Debug)] pub enum BitwiseOp { And, Or, Xor, LeftShift, RightShift }
-pub fn bitwise(op: BitwiseOp, lhs: T, rhs: T) -> T { todo!() }
-pub fn bitwise_scalar(op: BitwiseOp, lhs: T, rhs: Scalar) -> T { todo!() }
-pub fn bitwise_not(tensor: T) -> T { todo!() }
-pub fn int_powi(lhs: T, rhs: T) -> T { todo!() }
-pub fn int_abs(tensor: T) -> T { todo!() }
-pub fn bool_not(tensor: T) -> T { todo!() }
-pub fn bool_and(lhs: T, rhs: T) -> T { todo!() }
-pub fn bool_or(lhs: T, rhs: T) -> T { todo!() }
-pub fn int_matmul(lhs: T, rhs: T) -> T { todo!() }

@@ -8,6 +8,7 @@
 mod harness;
 
 mod binary;
+mod bitwise;
 mod cast;
 mod compare;
 mod creation;
@@ -15,8 +16,11 @@ mod cubek;
 mod device;
 mod errors;
 mod index;
+mod int_matmul;
 mod layout;
+mod logic;
 mod mask;
+mod scan;
 mod scatter;
 mod slice;
 mod unary;
