@@ -34,8 +34,13 @@ mod binary;
 mod cast;
 mod compare;
 mod contiguous;
+mod conv;
 mod fill;
+mod interpolate;
 mod matmul;
+mod max_pool;
+mod nn;
+mod pool;
 mod precision;
 mod random;
 mod reduce;
@@ -46,8 +51,14 @@ pub use binary::{BinaryOp, binary, binary_scalar};
 pub use cast::cast;
 pub use compare::{CompareOp, compare, compare_scalar};
 pub use contiguous::into_contiguous;
+pub use conv::{conv_transpose2d, conv2d};
 pub use fill::{arange, full, ones, zeros};
+pub use interpolate::{interpolate, interpolate_backward};
 pub use matmul::matmul;
+pub use max_pool::{max_pool2d_with_indices, max_pool2d_with_indices_backward};
+pub use pool::{
+    adaptive_avg_pool2d, adaptive_avg_pool2d_backward, avg_pool2d, avg_pool2d_backward,
+};
 pub use random::random;
 pub use reduce::{ReduceOp, reduce};
 pub use unary::{UnaryOp, unary};
