@@ -35,13 +35,18 @@ mod bitwise;
 mod cast;
 mod compare;
 mod contiguous;
+mod conv;
 mod fill;
 mod host;
 mod index;
 mod int_matmul;
+mod interpolate;
 mod logic;
 mod mask;
 mod matmul;
+mod max_pool;
+mod nn;
+mod pool;
 mod precision;
 mod random;
 mod reduce;
@@ -56,12 +61,18 @@ pub use bitwise::{BitwiseOp, bitwise, bitwise_not, bitwise_scalar, int_abs, int_
 pub use cast::cast;
 pub use compare::{CompareOp, compare, compare_scalar};
 pub use contiguous::into_contiguous;
+pub use conv::{conv_transpose2d, conv2d};
 pub use fill::{arange, full, ones, zeros};
 pub use index::{gather, select};
 pub use int_matmul::int_matmul;
+pub use interpolate::{interpolate, interpolate_backward};
 pub use logic::{bool_and, bool_not, bool_or};
 pub use mask::{mask_fill, mask_where};
 pub use matmul::matmul;
+pub use max_pool::{max_pool2d_with_indices, max_pool2d_with_indices_backward};
+pub use pool::{
+    adaptive_avg_pool2d, adaptive_avg_pool2d_backward, avg_pool2d, avg_pool2d_backward,
+};
 pub use random::random;
 pub use reduce::{ReduceOp, reduce};
 pub use scan::{ScanOp, scan};
@@ -70,4 +81,3 @@ pub use slice::{flip, slice, slice_assign};
 pub use unary::{UnaryOp, unary};
 
 pub(crate) use contiguous::copy_strided;
-mod pending; pub use pending::*; // TEMP
