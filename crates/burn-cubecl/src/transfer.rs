@@ -108,6 +108,7 @@ impl CubeTensor {
     pub fn into_data(self) -> impl Future<Output = Result<TensorData, ExecutionError>> + Send {
         let shape = self.shape.clone();
         let dtype = self.dtype;
+        let index_errors = crate::kernel::report_index_errors(self.device.clone());
         let read = if self.num_elements() == 0 {
             None
         } else {
@@ -120,6 +121,13 @@ impl CubeTensor {
                 }
             } else {
                 self
+            };
+            // Size-1 dims may carry any stride; the runtime reads only exact layouts.
+            let tensor = if tensor.is_contiguous() {
+                let strides = tensor.shape.contiguous_strides();
+                Self { strides, ..tensor }
+            } else {
+                tensor
             };
             let readable = tensor.device.as_cubecl().can_read_tensor(
                 &CubeShape::from(tensor.shape.dims.clone()),
@@ -138,6 +146,7 @@ impl CubeTensor {
             Some((tensor.client, descriptor))
         };
         async move {
+            index_errors.await?;
             let bytes = match read {
                 Some((client, descriptor)) => client
                     .read_one_tensor_async(descriptor)
@@ -161,9 +170,11 @@ impl CubeTensor {
         read_sync(self.into_data())
     }
 
-    /// Waits until every launch queued on the tensor's device has run; reports device faults.
+    /// Waits until every launch queued on the tensor's device has run; reports device faults
+    /// and out-of-range indices given to earlier operations.
     pub fn sync(&self) -> Result<(), ExecutionError> {
-        read_sync(self.client.sync()).map_err(execution_error)
+        read_sync(self.client.sync()).map_err(execution_error)?;
+        read_sync(crate::kernel::report_index_errors(self.device.clone()))
     }
 }
 

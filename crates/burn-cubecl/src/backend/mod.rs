@@ -59,7 +59,8 @@ impl Backend for CubeBackend {
     }
 
     fn sync(device: &CubeDevice) -> Result<(), ExecutionError> {
-        read_sync(device.client().sync()).map_err(crate::execution_error)
+        read_sync(device.client().sync()).map_err(crate::execution_error)?;
+        read_sync(kernel::report_index_errors(device.clone()))
     }
 
     fn flush(device: &CubeDevice) {

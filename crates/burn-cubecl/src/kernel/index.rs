@@ -226,6 +226,7 @@ pub fn gather(dim: usize, tensor: CubeTensor, indices: CubeTensor) -> CubeTensor
     check_indices("gather", &tensor, &indices);
     check_dim("gather", &tensor.shape, dim);
     check_index_shape("gather", &tensor.shape, &indices.shape, dim);
+    super::bounds::validate("gather", &indices, tensor.shape.dims[dim], dim);
     gather_with(dim, tensor, IndexView::own(indices))
 }
 
@@ -246,6 +247,7 @@ pub fn select(tensor: CubeTensor, dim: usize, indices: CubeTensor) -> CubeTensor
         "select: expected 1-D indices, got shape {:?}",
         indices.shape.dims
     );
+    super::bounds::validate("select", &indices, tensor.shape.dims[dim], dim);
     let indices = IndexView::along(indices, tensor.shape.clone(), dim);
     gather_with(dim, tensor, indices)
 }

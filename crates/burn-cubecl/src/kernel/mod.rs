@@ -32,6 +32,7 @@ macro_rules! op_table {
 
 mod binary;
 mod bitwise;
+mod bounds;
 mod cast;
 mod compare;
 mod contiguous;
@@ -80,4 +81,5 @@ pub use scatter::{scatter, select_add};
 pub use slice::{flip, slice, slice_assign};
 pub use unary::{UnaryOp, unary};
 
+pub(crate) use bounds::report as report_index_errors;
 pub(crate) use contiguous::copy_strided;

@@ -194,6 +194,7 @@ pub fn scatter(
         "scatter: values of shape {:?} do not cover indices of shape {:?}",
         values.shape.dims, indices.shape.dims
     );
+    super::bounds::validate("scatter", &indices, tensor.shape.dims[dim], dim);
     scatter_with(
         "scatter",
         dim,
@@ -236,6 +237,7 @@ pub fn select_add(
         "select_add: values of shape {:?}, expected {:?}",
         values.shape.dims, expected.dims
     );
+    super::bounds::validate("select_add", &indices, tensor.shape.dims[dim], dim);
     let indices = IndexView::along(indices, tensor.shape.clone(), dim);
     scatter_with("select_add", dim, tensor, indices, values, update)
 }

@@ -162,15 +162,13 @@ fn gather_every_dtype_dim_and_layout() {
 }
 
 #[test]
-fn gather_out_of_range_reads_zero_and_empty_shapes() {
+fn gather_out_of_range_fails_at_the_next_read_and_empty_shapes() {
     let device = device_or_skip!();
     let x = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
     for index_dtype in index_dtypes(&device) {
         let mut idx = vec![2.0, 3.0, 0.0, 100.0];
-        let mut expected = vec![3.0, 0.0, 4.0, 0.0];
         if index_dtype.is_signed_int() {
             idx[2] = -1.0;
-            expected[2] = 0.0;
         }
         if index_dtype == DType::I64 || index_dtype == DType::U64 {
             // Would alias index 1 if truncated to 32 bits.
@@ -178,22 +176,29 @@ fn gather_out_of_range_reads_zero_and_empty_shapes() {
         }
         let t = tensor(&device, &x, &[2, 3], DType::F32);
         let i = tensor(&device, &idx, &[2, 2], index_dtype);
-        assert_eq!(
-            read(gather(1, t, i), &[2, 2], DType::F32),
-            expected,
-            "{index_dtype}"
+        let error = gather(1, t, i)
+            .into_data_sync()
+            .expect_err("an out-of-range index must fail the read");
+        assert!(
+            error.to_string().contains("gather: an index is out of range for dim 1 of size 3"),
+            "{index_dtype}: {error}"
         );
+        // The error is reported once; the device stays usable.
+        let t = tensor(&device, &x, &[2, 3], DType::F32);
+        let i = tensor(&device, &[2.0, 0.0], &[2, 1], index_dtype);
+        assert_eq!(read(gather(1, t, i), &[2, 1], DType::F32), vec![3.0, 4.0]);
     }
-    // No indices; no elements to index (every index out of range).
+    // No indices.
     let t = tensor(&device, &x, &[2, 3], DType::F32);
     let i = tensor(&device, &[], &[2, 0], DType::I32);
     assert_eq!(
         read(gather(1, t, i), &[2, 0], DType::F32),
         Vec::<f64>::new()
     );
+    // No elements to index: every index is out of range.
     let t = tensor(&device, &[], &[2, 0], DType::I32);
     let i = tensor(&device, &[0.0, 1.0], &[2, 1], DType::I32);
-    assert_eq!(read(gather(1, t, i), &[2, 1], DType::I32), vec![0.0, 0.0]);
+    assert!(gather(1, t, i).into_data_sync().is_err());
 }
 
 #[test]

@@ -118,11 +118,11 @@ fn scatter_every_dtype_and_update_with_duplicates() {
 }
 
 #[test]
-fn scatter_shared_and_in_place_agree_and_skip_out_of_range() {
+fn scatter_shared_and_in_place_agree_and_out_of_range_fails() {
     let device = device_or_skip!();
     let x = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
-    // Index 3 and -1 are out of range for dim 1 of [2, 3]: skipped.
-    let idx = [0.0, 3.0, 0.0, 2.0, -1.0, 2.0];
+    // Duplicates in both rows.
+    let idx = [0.0, 1.0, 0.0, 2.0, 1.0, 2.0];
     let values = [10.0, 20.0, 30.0, 40.0, 50.0, 60.0];
     // I64 where the device stores it.
     let index_dtype = *main_index_dtypes(&device).last().unwrap();
@@ -175,6 +175,14 @@ fn scatter_shared_and_in_place_agree_and_skip_out_of_range() {
     let v = tensor(&device, &[], &[2, 0], DType::F32);
     let out = scatter(1, t, i, v, IndexingUpdateOp::Add);
     assert_eq!(read(out, &[2, 3], DType::F32), x);
+    // Index 3 and -1 are out of range for dim 1 of [2, 3]: the next read fails, naming the op.
+    let t = tensor(&device, &x, &[2, 3], DType::F32);
+    let i = tensor(&device, &[0.0, 3.0, 0.0, 2.0, -1.0, 2.0], &[2, 3], DType::I32);
+    let v = tensor(&device, &values, &[2, 3], DType::F32);
+    let error = scatter(1, t, i, v, IndexingUpdateOp::Add)
+        .into_data_sync()
+        .expect_err("an out-of-range index must fail the read");
+    assert!(error.to_string().contains("scatter: an index is out of range"), "{error}");
 }
 
 #[test]
