@@ -168,6 +168,12 @@ impl CubeTensor {
     }
 }
 
+// A panic during an operation leaves no tensor half-changed: results are new tensors or
+// buffers written by queued kernels, and the compute client's own state is guarded by the
+// runtime. So a tensor may cross `catch_unwind` like any value, as Flex tensors do.
+impl std::panic::UnwindSafe for CubeTensor {}
+impl std::panic::RefUnwindSafe for CubeTensor {}
+
 /// The identity of a device allocation (see [`CubeTensor::buffer_id`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct BufferId(usize);

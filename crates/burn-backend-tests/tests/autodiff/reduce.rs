@@ -168,8 +168,9 @@ grad_cases! {
     };
 }
 
-/// Long increasing bf16 rows: the running-extremum positions must stay exact past 256 (where
-/// bf16 stops holding every integer), so every element keeps exactly one unit of gradient.
+/// Long increasing half-precision rows: the running-extremum positions must stay exact past 256
+/// (where bf16 stops holding every integer), so every element keeps exactly one unit of
+/// gradient.
 #[test]
 fn cummax_and_cummin_route_long_half_precision_rows_exactly() {
     use burn::tensor::{FloatDType, TensorData};
@@ -177,8 +178,12 @@ fn cummax_and_cummin_route_long_half_precision_rows_exactly() {
     let len = 300;
     let values: Vec<f32> = (0..len).map(|i| (i as f32 / 40.0).exp()).collect();
     let data = TensorData::new(values, [len]);
-    for descending in [false, true] {
-        let x = Tensor::<1>::from_data(data.clone(), (&device, FloatDType::BF16)).require_grad();
+    // bf16 where the device has it, and f16.
+    let dtypes = [FloatDType::BF16, FloatDType::F16]
+        .into_iter()
+        .filter(|d| device.supports_dtype((*d).into()));
+    for (dtype, descending) in dtypes.flat_map(|d| [(d, false), (d, true)]) {
+        let x = Tensor::<1>::from_data(data.clone(), (&device, dtype)).require_grad();
         let y = if descending {
             x.clone().neg().cummin(0)
         } else {
