@@ -142,7 +142,7 @@ const SUITE_BINARIES: &[&str] = &[
 /// The conformance-suite binaries of the CubeCL backend on WGPU (lavapipe where there is no
 /// GPU). Each skips itself, with a message, on a machine without a WGPU adapter, unless
 /// `BURN_REQUIRE_WGPU=1`.
-const CUBE_SUITE_BINARIES: &[&str] = &["cube_f32", "cube_f16", "autodiff_cube_f32"];
+const CUBE_SUITE_BINARIES: &[&str] = &["cube_f32", "cube_f16", "cube_f64", "autodiff_cube_f32"];
 
 fn test() -> Result<(), String> {
     cargo(&[
@@ -169,6 +169,11 @@ fn test() -> Result<(), String> {
             Some(TEST_BINARY_TIMEOUT),
         )?;
     }
+    // The book pages and doc examples that need an accelerator feature.
+    cargo_with_timeout(
+        &["test", "-p", "burn", "--features", "vulkan", "--doc"],
+        Some(TEST_BINARY_TIMEOUT),
+    )?;
     for binary in CUBE_SUITE_BINARIES {
         cargo_with_timeout(
             &[

@@ -15,10 +15,10 @@ pub use backend::{BackendEntry, Dispatch, DispatchDevice, DispatchTensor, entrie
 /// The autodiff crate, for `Gradients` and the checkpoint strategy types.
 #[cfg(feature = "autodiff")]
 pub use burn_autodiff;
-pub use tensor::BackendTensor;
 /// The CubeCL backend crate, for its device type and runtime constructors.
 #[cfg(feature = "cube")]
 pub use burn_cubecl;
+pub use tensor::BackendTensor;
 
 #[cfg(all(test, feature = "flex"))]
 mod stub_catalog;

@@ -68,7 +68,11 @@ macro_rules! define_dispatch {
         }
 
         /// A tensor of any compiled backend of the catalog.
+        ///
+        /// Variants differ in size (a Cube tensor carries its compute client and buffer
+        /// handle); boxing the larger ones would add an allocation to every operation.
         #[derive(Clone, Debug)]
+        #[allow(clippy::large_enum_variant)]
         pub enum DispatchTensor {
             $(
                 #[cfg(feature = $feature)]

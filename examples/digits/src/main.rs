@@ -60,11 +60,9 @@ fn parse_args() -> Result<Args, String> {
             "--artifacts" => args.artifacts = PathBuf::from(value("--artifacts")?),
             "--eval" => args.eval = true,
             "--help" | "-h" => {
-                return Err(
-                    "usage: digits [--device flex|wgpu] [--model mlp|cnn|all] \
+                return Err("usage: digits [--device flex|wgpu] [--model mlp|cnn|all] \
                             [--epochs N] [--artifacts DIR] [--eval]"
-                        .into(),
-                );
+                    .into());
             }
             other => return Err(format!("unknown argument {other:?} (try --help)")),
         }

@@ -1,9 +1,9 @@
 //! `BoolTensorOps` for the CubeCL backend. Booleans live in the device's store (`Bool(U8)` or
 //! `Bool(U32)`, 0 or 1) and are read back as native booleans.
 
+use super::CubeBackend;
 use super::float::compare;
 use super::to_device;
-use super::CubeBackend;
 use crate::kernel::{self, CompareOp};
 use crate::{CubeDevice, CubeTensor};
 use burn_backend::ops::BoolTensorOps;

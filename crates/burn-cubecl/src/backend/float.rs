@@ -5,8 +5,8 @@ use crate::kernel::{self, BinaryOp, CompareOp, ReduceOp, ScanOp, UnaryOp};
 use crate::{CubeDevice, CubeTensor};
 use burn_backend::ops::FloatTensorOps;
 use burn_backend::{
-    Distribution, ExecutionError, FloatDType, IndexingUpdateOp, IntDType, Scalar, Shape,
-    Slice, TensorData, TensorMetadata,
+    Distribution, ExecutionError, FloatDType, IndexingUpdateOp, IntDType, Scalar, Shape, Slice,
+    TensorData, TensorMetadata,
 };
 
 type T = CubeTensor;

@@ -17,7 +17,9 @@ pub(super) fn next_seed() -> Option<u64> {
     let mut state = STATE.lock().unwrap_or_else(|e| e.into_inner());
     let (seed, count) = state.as_mut()?;
     *count += 1;
-    Some(splitmix64(seed.wrapping_add(count.wrapping_mul(0x9e37_79b9_7f4a_7c15))))
+    Some(splitmix64(
+        seed.wrapping_add(count.wrapping_mul(0x9e37_79b9_7f4a_7c15)),
+    ))
 }
 
 /// One step of SplitMix64: spreads consecutive inputs over the whole range.

@@ -68,7 +68,10 @@ fn int_max(dtype: DType) -> u64 {
 /// the indexed tensor); a failure is reported, naming `op`, at the next read or sync.
 pub(crate) fn validate(op: &str, indices: &CubeTensor, size: usize, dim: usize) {
     let count = indices.num_elements();
-    let signed = !matches!(indices.dtype, DType::U8 | DType::U16 | DType::U32 | DType::U64);
+    let signed = !matches!(
+        indices.dtype,
+        DType::U8 | DType::U16 | DType::U32 | DType::U64
+    );
     if count == 0 || (!signed && size as u64 > int_max(indices.dtype)) {
         // No index, or none can be out of range.
         return;
@@ -138,7 +141,10 @@ async fn read_flags(checks: Vec<Pending>) -> Result<(), ExecutionError> {
             .read_async(vec![pending.flag])
             .await
             .map_err(execution_error)?;
-        if bytes.first().is_some_and(|b| b.iter().any(|&byte| byte != 0)) {
+        if bytes
+            .first()
+            .is_some_and(|b| b.iter().any(|&byte| byte != 0))
+        {
             return Err(ExecutionError::generic(pending.message));
         }
     }

@@ -47,6 +47,7 @@ impl ReduceOp {
 /// Whether `value` is NaN, written so that it holds on targets whose `!=` is ordered (SPIR-V's
 /// `FOrdNotEqual` is false for NaN): NaN is the one value not equal to itself.
 #[cube]
+#[allow(clippy::eq_op)]
 fn is_nan<A: Numeric>(value: A) -> bool {
     let equal = value == value;
     !equal
@@ -264,7 +265,10 @@ pub fn reduce(
     let line_len = input.shape.dims[dim];
     let outputs = out_shape.num_elements();
     let parts = if !op.is_arg() && outputs < FEW_OUTPUTS && line_len > 2 * PART_LEN {
-        line_len.div_ceil(PART_LEN).min(FEW_OUTPUTS / outputs).max(1)
+        line_len
+            .div_ceil(PART_LEN)
+            .min(FEW_OUTPUTS / outputs)
+            .max(1)
     } else {
         1
     };
@@ -273,5 +277,12 @@ pub fn reduce(
         return Ok(launch_pass(op, &input, dim, 1, out_dtype, mean_of));
     }
     let partial = launch_pass(op.combining(), &input, dim, parts, accumulator(dtype), None);
-    Ok(launch_pass(op.combining(), &partial, dim, 1, out_dtype, mean_of))
+    Ok(launch_pass(
+        op.combining(),
+        &partial,
+        dim,
+        1,
+        out_dtype,
+        mean_of,
+    ))
 }

@@ -180,7 +180,9 @@ fn gather_out_of_range_fails_at_the_next_read_and_empty_shapes() {
             .into_data_sync()
             .expect_err("an out-of-range index must fail the read");
         assert!(
-            error.to_string().contains("gather: an index is out of range for dim 1 of size 3"),
+            error
+                .to_string()
+                .contains("gather: an index is out of range for dim 1 of size 3"),
             "{index_dtype}: {error}"
         );
         // The error is reported once; the device stays usable.

@@ -177,12 +177,22 @@ fn scatter_shared_and_in_place_agree_and_out_of_range_fails() {
     assert_eq!(read(out, &[2, 3], DType::F32), x);
     // Index 3 and -1 are out of range for dim 1 of [2, 3]: the next read fails, naming the op.
     let t = tensor(&device, &x, &[2, 3], DType::F32);
-    let i = tensor(&device, &[0.0, 3.0, 0.0, 2.0, -1.0, 2.0], &[2, 3], DType::I32);
+    let i = tensor(
+        &device,
+        &[0.0, 3.0, 0.0, 2.0, -1.0, 2.0],
+        &[2, 3],
+        DType::I32,
+    );
     let v = tensor(&device, &values, &[2, 3], DType::F32);
     let error = scatter(1, t, i, v, IndexingUpdateOp::Add)
         .into_data_sync()
         .expect_err("an out-of-range index must fail the read");
-    assert!(error.to_string().contains("scatter: an index is out of range"), "{error}");
+    assert!(
+        error
+            .to_string()
+            .contains("scatter: an index is out of range"),
+        "{error}"
+    );
 }
 
 #[test]
