@@ -103,7 +103,16 @@ fn check() -> Result<(), String> {
         "--features",
         "flex",
     ])?;
-    // The conformance-suite binaries of the CubeCL backend, and the facade with WGPU.
+    // The facade with the CubeCL backend on WGPU and without Flex.
+    cargo(&[
+        "check",
+        "-p",
+        "burn",
+        "--no-default-features",
+        "--features",
+        "wgpu,autodiff",
+    ])?;
+    // The conformance-suite binaries of the CubeCL backend.
     cargo(&[
         "clippy",
         "-p",
