@@ -60,9 +60,11 @@ fn parse_args() -> Result<Args, String> {
             "--artifacts" => args.artifacts = PathBuf::from(value("--artifacts")?),
             "--eval" => args.eval = true,
             "--help" | "-h" => {
-                return Err("usage: digits [--device flex|wgpu] [--model mlp|cnn|all] \
+                return Err(
+                    "usage: digits [--device flex|wgpu|cuda] [--model mlp|cnn|all] \
                             [--epochs N] [--artifacts DIR] [--eval]"
-                    .into());
+                        .into(),
+                );
             }
             other => return Err(format!("unknown argument {other:?} (try --help)")),
         }
@@ -70,22 +72,27 @@ fn parse_args() -> Result<Args, String> {
     Ok(args)
 }
 
-/// The device a name on the command line stands for: `flex` (the native CPU backend) or, in a
-/// build with the `wgpu` feature, `wgpu` (the CubeCL backend on the best WGPU adapter: a GPU,
-/// else a software one such as Mesa's lavapipe).
+/// The device a name on the command line stands for: `flex` (the native CPU backend), `wgpu` in
+/// a build with the `wgpu` feature (the CubeCL backend on the best WGPU adapter: a GPU, else a
+/// software one such as Mesa's lavapipe), `cuda` with the `cuda` feature (GPU 0).
 fn device_named(name: &str) -> Result<Device, String> {
     match name.to_ascii_lowercase().as_str() {
         "flex" => Ok(Device::flex()),
         #[cfg(feature = "wgpu")]
         "wgpu" | "cube" => Ok(Device::cube_default()),
+        #[cfg(feature = "cuda")]
+        "cuda" => Device::try_cuda(0).map_err(|err| format!("--device cuda: {err}")),
         _ => {
             let mut names = vec!["flex"];
             if cfg!(feature = "wgpu") {
                 names.push("wgpu");
             }
+            if cfg!(feature = "cuda") {
+                names.push("cuda");
+            }
             Err(format!(
                 "--device {name}: not compiled into this build (available: {names:?}; build \
-                 with `--features wgpu` for the WGPU device)"
+                 with `--features wgpu` or `--features cuda` for those devices)"
             ))
         }
     }
