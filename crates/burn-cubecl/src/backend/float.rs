@@ -238,6 +238,17 @@ impl FloatTensorOps<CubeBackend> for CubeBackend {
         let other = tensor.clone();
         compare(CompareOp::NotEqual, tensor, other)
     }
+    fn float_sort(tensor: T, dim: usize, descending: bool) -> T {
+        kernel::sort(tensor, dim, descending)
+    }
+    fn float_sort_with_indices(tensor: T, dim: usize, descending: bool) -> (T, T) {
+        let index = int_dtype(&tensor);
+        kernel::sort_with_indices(tensor, dim, descending, index)
+    }
+    fn float_argsort(tensor: T, dim: usize, descending: bool) -> T {
+        let index = int_dtype(&tensor);
+        kernel::argsort(tensor, dim, descending, index)
+    }
 }
 
 /// A comparison of two tensors (float operands promoted to the wider dtype), as the device's

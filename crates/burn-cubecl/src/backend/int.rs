@@ -1,7 +1,7 @@
 //! `IntTensorOps` for the CubeCL backend.
 
 use super::float::{compare, compare_scalar, reduce_all, reduce_dim};
-use super::{CubeBackend, random, settings_of, to_device};
+use super::{CubeBackend, int_dtype, random, settings_of, to_device};
 use crate::kernel::{self, BinaryOp, BitwiseOp, CompareOp, ReduceOp, ScanOp};
 use crate::{CubeDevice, CubeTensor};
 use burn_backend::ops::IntTensorOps;
@@ -57,6 +57,17 @@ impl IntTensorOps<CubeBackend> for CubeBackend {
     }
     fn int_arange_step(range: Range<i64>, step: usize, device: &CubeDevice, dtype: IntDType) -> T {
         kernel::arange(range, step, dtype.into(), device)
+    }
+    fn int_sort(tensor: T, dim: usize, descending: bool) -> T {
+        kernel::sort(tensor, dim, descending)
+    }
+    fn int_sort_with_indices(tensor: T, dim: usize, descending: bool) -> (T, T) {
+        let index = int_dtype(&tensor);
+        kernel::sort_with_indices(tensor, dim, descending, index)
+    }
+    fn int_argsort(tensor: T, dim: usize, descending: bool) -> T {
+        let index = int_dtype(&tensor);
+        kernel::argsort(tensor, dim, descending, index)
     }
 
     delegate! {

@@ -55,6 +55,7 @@ mod scalar;
 mod scan;
 mod scatter;
 mod slice;
+mod sort;
 mod unary;
 
 pub use binary::{BinaryOp, binary, binary_scalar};
@@ -79,6 +80,7 @@ pub use reduce::{ReduceOp, reduce};
 pub use scan::{ScanOp, scan};
 pub use scatter::{scatter, select_add};
 pub use slice::{flip, slice, slice_assign};
+pub use sort::{argsort, sort, sort_with_indices};
 pub use unary::{UnaryOp, unary};
 
 pub(crate) use bounds::report as report_index_errors;

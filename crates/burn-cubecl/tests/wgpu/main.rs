@@ -26,4 +26,5 @@ mod pool;
 mod scan;
 mod scatter;
 mod slice;
+mod sort;
 mod unary;
