@@ -103,6 +103,18 @@ fn check() -> Result<(), String> {
         "--features",
         "flex",
     ])?;
+    // The conformance-suite binaries of the CubeCL backend, and the facade with WGPU.
+    cargo(&[
+        "clippy",
+        "-p",
+        "burn-backend-tests",
+        "--features",
+        "wgpu",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ])?;
     // The CubeCL backend on WGPU without the Vulkan/SPIR-V compiler (WGSL only). Never add
     // `cuda`, `rocm` or `cpu` here: their crates download LLVM at build time.
     cargo(&[
@@ -127,6 +139,11 @@ const SUITE_BINARIES: &[&str] = &[
     "autodiff_memory",
 ];
 
+/// The conformance-suite binaries of the CubeCL backend on WGPU (lavapipe where there is no
+/// GPU). Each skips itself, with a message, on a machine without a WGPU adapter, unless
+/// `BURN_REQUIRE_WGPU=1`.
+const CUBE_SUITE_BINARIES: &[&str] = &["cube_f32", "cube_f16", "autodiff_cube_f32"];
+
 fn test() -> Result<(), String> {
     cargo(&[
         "test",
@@ -149,6 +166,20 @@ fn test() -> Result<(), String> {
     for binary in SUITE_BINARIES {
         cargo_with_timeout(
             &["test", "-p", "burn-backend-tests", "--test", binary],
+            Some(TEST_BINARY_TIMEOUT),
+        )?;
+    }
+    for binary in CUBE_SUITE_BINARIES {
+        cargo_with_timeout(
+            &[
+                "test",
+                "-p",
+                "burn-backend-tests",
+                "--features",
+                "wgpu",
+                "--test",
+                binary,
+            ],
             Some(TEST_BINARY_TIMEOUT),
         )?;
     }

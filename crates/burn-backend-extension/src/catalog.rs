@@ -16,8 +16,18 @@ pub struct CatalogEntry {
 }
 
 /// The executing backends, in order of preference for the default device.
-pub const CATALOG: &[CatalogEntry] = &[CatalogEntry {
-    variant: "Flex",
-    backend: "::burn_flex::Flex",
-    feature: "flex",
-}];
+///
+/// Flex comes first: like PyTorch, the default device is the CPU; accelerators are asked for by
+/// name (`Device::wgpu(..)`, `Device::cuda(..)`) or with `BURN_DEVICE=cube`.
+pub const CATALOG: &[CatalogEntry] = &[
+    CatalogEntry {
+        variant: "Flex",
+        backend: "::burn_flex::Flex",
+        feature: "flex",
+    },
+    CatalogEntry {
+        variant: "Cube",
+        backend: "::burn_cubecl::Cube",
+        feature: "cube",
+    },
+];

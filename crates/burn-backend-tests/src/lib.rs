@@ -37,3 +37,38 @@ pub fn configured_device(device: Device, float_dtype: FloatDType) -> Device {
     }
     device
 }
+
+/// The WGPU device of the `cube_*` binaries (the best adapter: a GPU, else a software one such
+/// as Mesa's lavapipe), configured with `float_dtype`.
+///
+/// On a machine without a WGPU adapter the whole binary is skipped: a message naming the driver
+/// to install goes to stderr and the process exits successfully, unless `BURN_REQUIRE_WGPU=1`
+/// (set by CI), which makes it a failure.
+#[cfg(feature = "wgpu")]
+pub fn cube_device(float_dtype: FloatDType) -> Device {
+    use burn::tensor::DeviceKind;
+    use std::io::Write;
+    let kinds = [
+        DeviceKind::DiscreteGpu,
+        DeviceKind::IntegratedGpu,
+        DeviceKind::VirtualGpu,
+        DeviceKind::Cpu,
+    ];
+    let mut reason = String::new();
+    for kind in kinds {
+        match Device::try_wgpu(kind) {
+            Ok(device) => return configured_device(device, float_dtype),
+            Err(err) => reason = err.to_string(),
+        }
+    }
+    let message = format!(
+        "WGPU skipped: no adapter on this machine ({reason}); install a Vulkan driver, e.g. \
+         `apt-get install mesa-vulkan-drivers libvulkan1`"
+    );
+    if std::env::var("BURN_REQUIRE_WGPU").is_ok_and(|v| v == "1") {
+        panic!("{message} (BURN_REQUIRE_WGPU=1 makes this a failure)");
+    }
+    // Straight to stderr (not through the test harness's capture), then end the binary.
+    let _ = writeln!(std::io::stderr(), "{message}");
+    std::process::exit(0)
+}

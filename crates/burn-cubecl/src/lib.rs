@@ -20,6 +20,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod backend;
 mod device;
 pub mod dtype;
 mod error;
@@ -29,11 +30,33 @@ mod tensor;
 mod transfer;
 mod view;
 
+pub use backend::CubeBackend;
 pub use device::{
     CubeDevice, DeviceUnavailable, RuntimeId, WgpuBackend, WgpuDevice, WgpuDeviceKind,
 };
 pub use error::execution_error;
 pub use tensor::{BufferId, CubeTensor, is_contiguous};
+
+/// The CubeCL backend as the framework uses it: [`CubeBackend`], wrapped with fusion once the
+/// `fusion` feature exists (the fusion issue adds it).
+pub type Cube = CubeBackend;
+
+/// [`Cube`] on WGPU devices (the runtime is chosen by the device, so this is the same type).
+#[cfg(feature = "wgpu")]
+pub type Wgpu = Cube;
+
+/// [`Cube`] on CUDA devices (the runtime is chosen by the device, so this is the same type).
+#[cfg(feature = "cuda")]
+pub type Cuda = Cube;
+
+/// [`Cube`] on ROCm devices (the runtime is chosen by the device, so this is the same type).
+#[cfg(feature = "rocm")]
+pub type Rocm = Cube;
+
+/// [`Cube`] on CubeCL's CPU runtime (the runtime is chosen by the device, so this is the same
+/// type).
+#[cfg(feature = "cpu")]
+pub type Cpu = Cube;
 
 /// The CubeCL crate this backend is built on, for writing custom kernels against it.
 pub use cubecl;

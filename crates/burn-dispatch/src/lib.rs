@@ -16,6 +16,9 @@ pub use backend::{BackendEntry, Dispatch, DispatchDevice, DispatchTensor, entrie
 #[cfg(feature = "autodiff")]
 pub use burn_autodiff;
 pub use tensor::BackendTensor;
+/// The CubeCL backend crate, for its device type and runtime constructors.
+#[cfg(feature = "cube")]
+pub use burn_cubecl;
 
 #[cfg(all(test, feature = "flex"))]
 mod stub_catalog;

@@ -13,6 +13,8 @@
 pub mod activation;
 mod bridge;
 mod device;
+#[cfg(feature = "cube")]
+mod device_cube;
 mod kind;
 pub mod loss;
 pub mod module;
@@ -28,6 +30,8 @@ pub use burn_backend::{
 #[cfg(feature = "autodiff")]
 pub use burn_dispatch::burn_autodiff::{BackwardError, Gradients};
 pub use device::{Device, DeviceConfig, DeviceFilter};
+#[cfg(feature = "cube")]
+pub use device_cube::DeviceUnavailable;
 pub use kind::{BasicOps, Bool, Float, Int, Numeric, TensorKind};
 pub use tensor::{ReshapeArgs, SliceArgs, Tensor, TensorCreationOptions};
 

@@ -27,6 +27,16 @@ pub mod backend {
     pub use burn_dispatch::{BackendTensor, Dispatch, DispatchDevice, DispatchTensor};
     #[cfg(feature = "flex")]
     pub use burn_flex::{Flex, FlexDevice};
+    #[cfg(feature = "cube")]
+    pub use burn_cubecl::{Cube, CubeBackend, CubeDevice};
+    #[cfg(feature = "cpu")]
+    pub use burn_cubecl::Cpu;
+    #[cfg(feature = "cuda")]
+    pub use burn_cubecl::Cuda;
+    #[cfg(feature = "rocm")]
+    pub use burn_cubecl::Rocm;
+    #[cfg(feature = "wgpu")]
+    pub use burn_cubecl::Wgpu;
 
     /// Reverse-mode autodiff: `Autodiff<B, C>`, checkpoint strategies, `Gradients`, and the
     /// API for writing the backward of a custom operation.

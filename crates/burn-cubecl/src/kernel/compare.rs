@@ -35,7 +35,9 @@ fn apply_compare<C: Numeric, N: Size>(
 ) -> Vector<bool, N> {
     match op {
         CompareOp::Equal => lhs.equal(&rhs),
-        CompareOp::NotEqual => lhs.not_equal(&rhs),
+        // The negated equality, so that NaN != NaN holds on targets whose `!=` is ordered
+        // (SPIR-V's `FOrdNotEqual`).
+        CompareOp::NotEqual => !lhs.equal(&rhs),
         CompareOp::Greater => lhs.greater_than(&rhs),
         CompareOp::GreaterEqual => lhs.greater_equal(&rhs),
         CompareOp::Lower => lhs.less_than(&rhs),

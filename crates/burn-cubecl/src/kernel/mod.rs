@@ -53,3 +53,4 @@ pub use reduce::{ReduceOp, reduce};
 pub use unary::{UnaryOp, unary};
 
 pub(crate) use contiguous::copy_strided;
+mod pending; pub use pending::*; // TEMP

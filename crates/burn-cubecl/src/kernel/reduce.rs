@@ -1,13 +1,14 @@
-//! Reductions along one dimension through cubek's reduce.
+//! Reductions along one dimension: one unit per output element walks its line of the input
+//! through the input's strides. Long lines with few outputs are split into parts reduced in a
+//! second pass, so a full reduction of millions of elements still spreads over many units.
 
+use super::scalar::scalar_arg;
 use crate::CubeTensor;
 use crate::dtype::{assert_arithmetic, assert_storage, elem_type};
+use crate::launch::{address_type, elementwise_geometry};
 use burn_backend::{DType, ExecutionError, Scalar};
-use cubecl::config::autotune::AutotuneLevel;
-use cubek::reduce::components::instructions::ReduceOperationConfig;
-use cubek::reduce::launch::{RoutineStrategy, VectorizationStrategy};
-use cubek::reduce::routines::{BlueprintStrategy, unit::UnitStrategy};
-use cubek::reduce::{ReduceStrategy, reduce as cubek_reduce};
+use cubecl::prelude::*;
+use cubecl::std::FastDivmod;
 
 op_table! {
     /// A reduction along one dimension.
@@ -30,27 +31,176 @@ op_table! {
 }
 
 impl ReduceOp {
-    fn config(self) -> ReduceOperationConfig {
-        match self {
-            ReduceOp::Sum => ReduceOperationConfig::Sum,
-            ReduceOp::Mean => ReduceOperationConfig::Mean,
-            ReduceOp::Prod => ReduceOperationConfig::Prod,
-            ReduceOp::Max => ReduceOperationConfig::Max,
-            ReduceOp::Min => ReduceOperationConfig::Min,
-            ReduceOp::ArgMax => ReduceOperationConfig::ArgMax,
-            ReduceOp::ArgMin => ReduceOperationConfig::ArgMin,
-        }
-    }
-
     fn is_arg(self) -> bool {
         matches!(self, ReduceOp::ArgMax | ReduceOp::ArgMin)
     }
+
+    /// The operation a second pass applies to the partial results of this one.
+    fn combining(self) -> ReduceOp {
+        match self {
+            ReduceOp::Mean => ReduceOp::Sum,
+            op => op,
+        }
+    }
+}
+
+/// Whether `value` is NaN, written so that it holds on targets whose `!=` is ordered (SPIR-V's
+/// `FOrdNotEqual` is false for NaN): NaN is the one value not equal to itself.
+#[cube]
+fn is_nan<A: Numeric>(value: A) -> bool {
+    let equal = value == value;
+    !equal
+}
+
+/// Reduces `input` along `dim`, one output element per unit. The output has the input's
+/// shape with `dim` replaced by `parts`: part `p` covers positions `p * chunk ..` of the line.
+/// `I` is read, `A` accumulates, `O` is stored (the index type for `ArgMax`/`ArgMin`).
+#[cube(launch, address_type = "dynamic")]
+#[allow(clippy::too_many_arguments)]
+fn reduce_kernel<I: Numeric, A: Numeric, O: Numeric>(
+    input: &[I],
+    output: &mut [O],
+    out_shape: Sequence<FastDivmod<usize>>,
+    in_strides: Sequence<usize>,
+    line_len: usize,
+    chunk: usize,
+    divisor: InputScalar,
+    #[comptime] dim: usize,
+    #[comptime] op: ReduceOp,
+    #[comptime] mean: bool,
+    #[define(I, A, O)] _dtypes: [ElemType; 3],
+) {
+    if ABSOLUTE_POS >= output.len() {
+        terminate!();
+    }
+    let rank = comptime![out_shape.len()];
+    let mut remaining = ABSOLUTE_POS;
+    let mut offset = 0;
+    let mut part = 0;
+    #[unroll]
+    for i in 0..rank {
+        let d = comptime![rank - 1 - i];
+        let (quotient, coordinate) = out_shape[d].div_mod(remaining);
+        if comptime![d == dim] {
+            part = coordinate;
+        } else {
+            offset += coordinate * in_strides[d];
+        }
+        remaining = quotient;
+    }
+    let stride = in_strides[dim];
+    let start = part * chunk;
+    let end = min(start + chunk, line_len);
+    let mut acc = A::cast_from(input[offset + start * stride]);
+    let mut best = start;
+    for i in start + 1..end {
+        let value = A::cast_from(input[offset + i * stride]);
+        match op {
+            ReduceOp::Sum | ReduceOp::Mean => acc += value,
+            ReduceOp::Prod => acc *= value,
+            ReduceOp::Max | ReduceOp::ArgMax => {
+                // A NaN wins and stays (the first one, for the index).
+                if !is_nan::<A>(acc) && (value > acc || is_nan::<A>(value)) {
+                    acc = value;
+                    best = i;
+                }
+            }
+            ReduceOp::Min | ReduceOp::ArgMin => {
+                if !is_nan::<A>(acc) && (value < acc || is_nan::<A>(value)) {
+                    acc = value;
+                    best = i;
+                }
+            }
+        }
+    }
+    if comptime![mean] {
+        acc /= divisor.get::<A>();
+    }
+    match op {
+        ReduceOp::ArgMax | ReduceOp::ArgMin => output[ABSOLUTE_POS] = O::cast_from(best),
+        _ => output[ABSOLUTE_POS] = O::cast_from(acc),
+    }
+}
+
+/// The dtype values accumulate in: `f32` for 16-bit floats, the dtype itself otherwise.
+fn accumulator(dtype: DType) -> DType {
+    match dtype {
+        DType::F16 | DType::BF16 => DType::F32,
+        dtype => dtype,
+    }
+}
+
+/// Lines longer than this are split into parts when there are few outputs.
+const PART_LEN: usize = 1024;
+/// Outputs below this count leave units idle, so their lines are split.
+const FEW_OUTPUTS: usize = 8192;
+
+/// One pass of [`reduce_kernel`] over `input` along `dim` into a new `out_dtype` tensor with
+/// `parts` at `dim`.
+fn launch_pass(
+    op: ReduceOp,
+    input: &CubeTensor,
+    dim: usize,
+    parts: usize,
+    out_dtype: DType,
+    mean_of: Option<usize>,
+) -> CubeTensor {
+    let line_len = input.shape.dims[dim];
+    let chunk = line_len.div_ceil(parts);
+    // No part may start past the end of the line.
+    let parts = line_len.div_ceil(chunk);
+    let mut out_shape = input.shape.clone();
+    out_shape.dims[dim] = parts;
+    let output = input.empty_contiguous_like(out_shape.clone(), out_dtype);
+    let count = out_shape.num_elements();
+    let client = input.client.clone();
+    let (cube_count, cube_dim) = elementwise_geometry(&client, count);
+    let mut shape_arg = SequenceArg::new();
+    let mut strides_arg = SequenceArg::new();
+    for (&size, &stride) in out_shape.dims.iter().zip(&input.strides) {
+        shape_arg.push(size);
+        strides_arg.push(stride);
+    }
+    let accumulate = accumulator(input.dtype);
+    let divisor = scalar_arg(Scalar::Int(mean_of.unwrap_or(1) as i64), accumulate);
+    let input_len = input.handle.size_in_used() as usize / input.dtype.size();
+    // SAFETY: both handles belong to `client` and hold `input_len` and `count` elements of
+    // their dtypes; the kernel is launched in checked mode, so no access leaves either buffer.
+    let (input_arg, output_arg) = unsafe {
+        (
+            BufferArg::from_raw_parts(input.handle.clone(), input_len),
+            BufferArg::from_raw_parts(output.handle.clone(), count),
+        )
+    };
+    reduce_kernel::launch(
+        &client,
+        cube_count,
+        cube_dim,
+        address_type(&[input, &output]),
+        input_arg,
+        output_arg,
+        shape_arg,
+        strides_arg,
+        line_len,
+        chunk,
+        divisor,
+        dim,
+        op,
+        mean_of.is_some(),
+        [
+            elem_type(input.dtype),
+            elem_type(accumulate),
+            elem_type(out_dtype),
+        ],
+    );
+    output
 }
 
 /// `op` along `dim` of `input`; the result keeps the rank, with `dim` of size 1. Values keep
-/// the input dtype (float sums and means accumulate in f32, or f64 for f64 inputs); `ArgMax`
-/// and `ArgMin` produce indices of `index_dtype` (an integer dtype). A dimension of size 0 gives
-/// the identity (0 for sums, 1 for products, NaN for a float mean) and is refused for
+/// the input dtype (16-bit floats accumulate in `f32`); `ArgMax` and `ArgMin` produce indices
+/// of `index_dtype` (an integer dtype), the first occurrence on ties. A NaN is the maximum and
+/// the minimum (as in PyTorch). Integer means divide with truncation. A dimension of size 0
+/// gives the identity (0 for sums, 1 for products, NaN for a float mean) and is refused for
 /// max/min/arg*.
 ///
 /// # Panics
@@ -60,7 +210,7 @@ impl ReduceOp {
 ///
 /// # Errors
 ///
-/// When cubek has no kernel for this device and problem.
+/// None yet: the signature keeps room for devices that cannot run a reduction.
 pub fn reduce(
     op: ReduceOp,
     input: CubeTensor,
@@ -94,9 +244,8 @@ pub fn reduce(
     };
     let mut out_shape = input.shape.clone();
     out_shape.dims[dim] = 1;
-    let output = input.empty_contiguous_like(out_shape.clone(), out_dtype);
     if out_shape.num_elements() == 0 {
-        return Ok(output);
+        return Ok(input.empty_contiguous_like(out_shape, out_dtype));
     }
     if input.shape.dims[dim] == 0 {
         let identity = match op {
@@ -109,27 +258,20 @@ pub fn reduce(
                 input.shape.dims
             ),
         };
+        let output = input.empty_contiguous_like(out_shape, out_dtype);
         return Ok(super::fill::fill(output, identity));
     }
-    let client = input.client.clone();
-    let config = op.config();
-    let dtypes = config.precision(elem_type(dtype), Some(elem_type(out_dtype)));
-    let strategy = ReduceStrategy {
-        routine: RoutineStrategy::Unit(BlueprintStrategy::Inferred(UnitStrategy)),
-        vectorization: VectorizationStrategy {
-            parallel_output_vectorization: false,
-        },
-        autotune_level: AutotuneLevel::default(),
+    let line_len = input.shape.dims[dim];
+    let outputs = out_shape.num_elements();
+    let parts = if !op.is_arg() && outputs < FEW_OUTPUTS && line_len > 2 * PART_LEN {
+        line_len.div_ceil(PART_LEN).min(FEW_OUTPUTS / outputs).max(1)
+    } else {
+        1
     };
-    cubek_reduce(
-        &client,
-        input.binding(),
-        output.clone().binding(),
-        dim,
-        strategy,
-        config,
-        dtypes,
-    )
-    .map_err(|err| ExecutionError::unsupported(op.name(), format!("{err}")))?;
-    Ok(output)
+    let mean_of = (op == ReduceOp::Mean).then_some(line_len);
+    if parts == 1 {
+        return Ok(launch_pass(op, &input, dim, 1, out_dtype, mean_of));
+    }
+    let partial = launch_pass(op.combining(), &input, dim, parts, accumulator(dtype), None);
+    Ok(launch_pass(op.combining(), &partial, dim, 1, out_dtype, mean_of))
 }

@@ -1,0 +1,121 @@
+//! Devices of the CubeCL backend (`Cube`): one constructor per runtime, each behind its feature.
+//!
+//! The infallible constructors panic with the reason when the machine lacks the device; the
+//! `try_` forms return it as a [`DeviceUnavailable`] error.
+
+use crate::Device;
+use burn_backend::DeviceKind;
+use burn_dispatch::DispatchDevice;
+use burn_dispatch::burn_cubecl::CubeDevice;
+#[cfg(feature = "wgpu")]
+use burn_dispatch::burn_cubecl::WgpuDeviceKind;
+
+/// Why a device could not be opened: the runtime is not compiled in, or the machine has no
+/// such device.
+pub use burn_dispatch::burn_cubecl::DeviceUnavailable;
+
+impl Device {
+    /// A device of the CubeCL backend, from its backend-level value.
+    pub fn cube(device: CubeDevice) -> Self {
+        Self::from_dispatch(DispatchDevice::Cube(device))
+    }
+
+    /// The best accelerator the CubeCL backend finds (with WGPU: a discrete GPU, else an
+    /// integrated one, a virtual one, then a software adapter such as lavapipe).
+    pub fn cube_default() -> Self {
+        Self::cube(CubeDevice::default())
+    }
+
+    /// The first WGPU adapter of `kind` (`DeviceKind::Cpu` names a software adapter such as
+    /// Mesa's lavapipe), on the graphics API WGPU settles on.
+    ///
+    /// # Panics
+    ///
+    /// When the machine has no such adapter; see [`try_wgpu`](Self::try_wgpu).
+    #[cfg(feature = "wgpu")]
+    pub fn wgpu(kind: DeviceKind) -> Self {
+        Self::try_wgpu(kind).unwrap_or_else(|err| panic!("Device::wgpu({kind:?}): {err}"))
+    }
+
+    /// [`wgpu`](Self::wgpu), returning why the adapter is unavailable instead of panicking.
+    #[cfg(feature = "wgpu")]
+    pub fn try_wgpu(kind: DeviceKind) -> Result<Self, DeviceUnavailable> {
+        CubeDevice::wgpu(wgpu_kind(kind)).map(Self::cube)
+    }
+
+    /// The first WGPU adapter of `kind` reached through Vulkan (kernels compiled to SPIR-V).
+    ///
+    /// # Panics
+    ///
+    /// When the machine has no such Vulkan adapter; see [`try_vulkan`](Self::try_vulkan).
+    #[cfg(feature = "vulkan")]
+    pub fn vulkan(kind: DeviceKind) -> Self {
+        Self::try_vulkan(kind).unwrap_or_else(|err| panic!("Device::vulkan({kind:?}): {err}"))
+    }
+
+    /// [`vulkan`](Self::vulkan), returning why the adapter is unavailable instead of panicking.
+    #[cfg(feature = "vulkan")]
+    pub fn try_vulkan(kind: DeviceKind) -> Result<Self, DeviceUnavailable> {
+        CubeDevice::vulkan(wgpu_kind(kind)).map(Self::cube)
+    }
+
+    /// CUDA GPU number `index`.
+    ///
+    /// # Panics
+    ///
+    /// When the machine has no such GPU; see [`try_cuda`](Self::try_cuda).
+    #[cfg(feature = "cuda")]
+    pub fn cuda(index: usize) -> Self {
+        Self::try_cuda(index).unwrap_or_else(|err| panic!("Device::cuda({index}): {err}"))
+    }
+
+    /// [`cuda`](Self::cuda), returning why the GPU is unavailable instead of panicking.
+    #[cfg(feature = "cuda")]
+    pub fn try_cuda(index: usize) -> Result<Self, DeviceUnavailable> {
+        CubeDevice::cuda(index).map(Self::cube)
+    }
+
+    /// ROCm (HIP) GPU number `index`.
+    ///
+    /// # Panics
+    ///
+    /// When the machine has no such GPU; see [`try_rocm`](Self::try_rocm).
+    #[cfg(feature = "rocm")]
+    pub fn rocm(index: usize) -> Self {
+        Self::try_rocm(index).unwrap_or_else(|err| panic!("Device::rocm({index}): {err}"))
+    }
+
+    /// [`rocm`](Self::rocm), returning why the GPU is unavailable instead of panicking.
+    #[cfg(feature = "rocm")]
+    pub fn try_rocm(index: usize) -> Result<Self, DeviceUnavailable> {
+        CubeDevice::rocm(index).map(Self::cube)
+    }
+
+    /// The host CPU through CubeCL's CPU runtime (MLIR/LLVM-compiled kernels). The native CPU
+    /// backend is [`Device::flex`].
+    ///
+    /// # Panics
+    ///
+    /// When the runtime cannot start; see [`try_cpu`](Self::try_cpu).
+    #[cfg(feature = "cpu")]
+    pub fn cpu() -> Self {
+        Self::try_cpu().unwrap_or_else(|err| panic!("Device::cpu(): {err}"))
+    }
+
+    /// [`cpu`](Self::cpu), returning why the runtime is unavailable instead of panicking.
+    #[cfg(feature = "cpu")]
+    pub fn try_cpu() -> Result<Self, DeviceUnavailable> {
+        CubeDevice::cpu().map(Self::cube)
+    }
+}
+
+/// The WGPU adapter kind of a device kind (the first adapter of that kind).
+#[cfg(feature = "wgpu")]
+fn wgpu_kind(kind: DeviceKind) -> WgpuDeviceKind {
+    match kind {
+        DeviceKind::DiscreteGpu => WgpuDeviceKind::DiscreteGpu(0),
+        DeviceKind::IntegratedGpu => WgpuDeviceKind::IntegratedGpu(0),
+        DeviceKind::VirtualGpu => WgpuDeviceKind::VirtualGpu(0),
+        DeviceKind::Cpu => WgpuDeviceKind::Cpu,
+    }
+}
