@@ -22,6 +22,13 @@ pub mod backend {
         AutodiffBackend, Backend, BackendTypes, DTypeUsage, DeviceId, DeviceOps, GraphUnsupported,
         TensorMetadata,
     };
+    #[cfg(feature = "autodiff")]
+    pub use burn_dispatch::{AutodiffDevice, CheckpointingStrategy};
+    pub use burn_dispatch::{BackendTensor, Dispatch, DispatchDevice, DispatchTensor};
+    #[cfg(feature = "flex")]
+    pub use burn_flex::{Flex, FlexDevice};
+    #[cfg(feature = "cube")]
+    pub use burn_cubecl::{Cube, CubeBackend, CubeDevice};
     #[cfg(feature = "cpu")]
     pub use burn_cubecl::Cpu;
     #[cfg(feature = "cuda")]
@@ -30,13 +37,6 @@ pub mod backend {
     pub use burn_cubecl::Rocm;
     #[cfg(feature = "wgpu")]
     pub use burn_cubecl::Wgpu;
-    #[cfg(feature = "cube")]
-    pub use burn_cubecl::{Cube, CubeBackend, CubeDevice};
-    #[cfg(feature = "autodiff")]
-    pub use burn_dispatch::{AutodiffDevice, CheckpointingStrategy};
-    pub use burn_dispatch::{BackendTensor, Dispatch, DispatchDevice, DispatchTensor};
-    #[cfg(feature = "flex")]
-    pub use burn_flex::{Flex, FlexDevice};
 
     /// Reverse-mode autodiff: `Autodiff<B, C>`, checkpoint strategies, `Gradients`, and the
     /// API for writing the backward of a custom operation.
