@@ -5,6 +5,9 @@
 //!   available on this machine, each test binary under a time limit so a hung backend fails
 //!   loudly instead of stalling.
 //! - `ci`:    `check` then `test`.
+//! - `bench`: the benchmark (`crates/burn-bench`) in release mode; its options pass through
+//!   (`--backend flex|wgpu|all`, `--workload W1,W2,...`, `--out PATH`, `--help`). The feature
+//!   `wgpu` is built only when a WGPU backend is asked for (the default, `all`, asks for it).
 
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
@@ -18,8 +21,9 @@ fn main() -> ExitCode {
         "check" => check(),
         "test" => test(),
         "ci" => check().and_then(|()| test()),
+        "bench" => bench(&std::env::args().skip(2).collect::<Vec<_>>()),
         _ => {
-            eprintln!("usage: cargo xtask <check|test|ci>");
+            eprintln!("usage: cargo xtask <check|test|ci|bench [options]>");
             return ExitCode::from(2);
         }
     };
@@ -198,4 +202,51 @@ fn test() -> Result<(), String> {
         )?;
     }
     Ok(())
+}
+
+/// `cargo run --release -p burn-bench [--features wgpu] -- <args>`: the feature only when the
+/// backends asked for include WGPU (`--backend wgpu`, `all`, or no `--backend`: every one).
+fn bench(args: &[String]) -> Result<(), String> {
+    let mut command = vec!["run", "--release", "-p", "burn-bench"];
+    if bench_needs_wgpu(args) {
+        command.extend(["--features", "wgpu"]);
+    }
+    command.push("--");
+    command.extend(args.iter().map(String::as_str));
+    cargo(&command)
+}
+
+/// Whether the `--backend` list (default `all`) names WGPU.
+fn bench_needs_wgpu(args: &[String]) -> bool {
+    let mut list = None;
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        if arg == "--backend" {
+            list = args.next().cloned();
+        } else if let Some(value) = arg.strip_prefix("--backend=") {
+            list = Some(value.to_string());
+        }
+    }
+    list.is_none_or(|list| {
+        list.split(',')
+            .any(|b| matches!(b.trim().to_ascii_lowercase().as_str(), "all" | "wgpu"))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bench_needs_wgpu;
+
+    fn needs(args: &[&str]) -> bool {
+        bench_needs_wgpu(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn bench_builds_wgpu_only_when_asked() {
+        assert!(needs(&[]));
+        assert!(needs(&["--backend", "all"]));
+        assert!(needs(&["--backend=flex,wgpu"]));
+        assert!(!needs(&["--backend", "flex", "--workload", "W1"]));
+        assert!(!needs(&["--backend=flex"]));
+    }
 }

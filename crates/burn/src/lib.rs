@@ -24,12 +24,22 @@ pub mod backend {
     };
     #[cfg(feature = "cpu")]
     pub use burn_cubecl::Cpu;
+    #[cfg(feature = "cpu")]
+    pub use burn_cubecl::Cpu;
+    #[cfg(feature = "cuda")]
+    pub use burn_cubecl::Cuda;
     #[cfg(feature = "cuda")]
     pub use burn_cubecl::Cuda;
     #[cfg(feature = "rocm")]
     pub use burn_cubecl::Rocm;
+    #[cfg(feature = "rocm")]
+    pub use burn_cubecl::Rocm;
     #[cfg(feature = "wgpu")]
     pub use burn_cubecl::Wgpu;
+    #[cfg(feature = "wgpu")]
+    pub use burn_cubecl::Wgpu;
+    #[cfg(feature = "cube")]
+    pub use burn_cubecl::{Cube, CubeBackend, CubeDevice};
     #[cfg(feature = "cube")]
     pub use burn_cubecl::{Cube, CubeBackend, CubeDevice};
     #[cfg(feature = "autodiff")]
@@ -144,4 +154,6 @@ mod book {
     #[cfg(feature = "train")]
     #[doc = include_str!("../../../burn-book/src/training.md")]
     struct Training;
+    #[doc = include_str!("../../../burn-book/src/benchmarks.md")]
+    struct Benchmarks;
 }

@@ -1,0 +1,97 @@
+//! The backends a run can name, and the device each one opens.
+
+use burn::tensor::Device;
+
+/// A backend of `--backend`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BackendChoice {
+    /// Flex, the native CPU backend.
+    Flex,
+    /// Cube on WGPU (Vulkan): the first GPU adapter, else a software adapter such as lavapipe.
+    Wgpu,
+}
+
+impl BackendChoice {
+    /// Every backend, in the order of the table (Flex first: the others are compared with it).
+    pub const ALL: [BackendChoice; 2] = [BackendChoice::Flex, BackendChoice::Wgpu];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BackendChoice::Flex => "flex",
+            BackendChoice::Wgpu => "wgpu",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|b| b.name().eq_ignore_ascii_case(name))
+    }
+
+    /// The device, or why this binary or machine cannot run the backend.
+    pub fn open(self) -> Result<Opened, String> {
+        match self {
+            BackendChoice::Flex => Ok(Opened {
+                device: Device::flex(),
+                on_cpu: true,
+                adapter: "this CPU (Flex)".into(),
+            }),
+            BackendChoice::Wgpu => open_wgpu(),
+        }
+    }
+}
+
+/// A backend's device and where it runs.
+pub struct Opened {
+    pub device: Device,
+    /// Whether the device computes on this machine's CPU (Flex, or a software WGPU adapter
+    /// such as lavapipe), so that the CPU's roofline applies to it.
+    pub on_cpu: bool,
+    /// The adapter, in words.
+    pub adapter: String,
+}
+
+/// The first WGPU adapter: a discrete, integrated or virtual GPU, else a software (CPU)
+/// adapter. The kind that opened says where it runs: the device's own `kind()` reports a
+/// software adapter as a virtual GPU.
+#[cfg(feature = "wgpu")]
+fn open_wgpu() -> Result<Opened, String> {
+    use burn::tensor::DeviceKind;
+    let mut reasons = Vec::new();
+    for kind in [
+        DeviceKind::DiscreteGpu,
+        DeviceKind::IntegratedGpu,
+        DeviceKind::VirtualGpu,
+        DeviceKind::Cpu,
+    ] {
+        match Device::try_wgpu(kind) {
+            Ok(device) => {
+                let on_cpu = kind == DeviceKind::Cpu;
+                let adapter = if on_cpu {
+                    "a software WGPU adapter on this CPU (e.g. Mesa's lavapipe)".to_string()
+                } else {
+                    format!("the first WGPU adapter of kind {kind:?}")
+                };
+                return Ok(Opened {
+                    device,
+                    on_cpu,
+                    adapter,
+                });
+            }
+            Err(err) => reasons.push(format!("{kind:?}: {err}")),
+        }
+    }
+    Err(format!(
+        "no WGPU adapter ({}); install a Vulkan driver (e.g. `apt-get install mesa-vulkan-drivers libvulkan1`)",
+        reasons.join("; ")
+    ))
+}
+
+#[cfg(not(feature = "wgpu"))]
+fn open_wgpu() -> Result<Opened, String> {
+    Err(
+        "this binary was built without the feature `wgpu` (`cargo xtask bench --backend wgpu` \
+         builds it with it)"
+            .into(),
+    )
+}

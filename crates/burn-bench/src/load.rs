@@ -1,0 +1,68 @@
+//! How busy the other processes kept the CPUs while something was measured: the benchmark
+//! shares its machine, and a figure taken while a compiler ran beside it is not the machine's.
+//! Read from `/proc/stat` (all CPUs) and `/proc/self/stat` (this process, WGPU's threads
+//! included); `None` where these files do not exist.
+
+use std::time::Instant;
+
+/// A reading of the CPU counters.
+#[derive(Debug, Clone, Copy)]
+pub struct CpuMeter {
+    at: Instant,
+    /// Busy ticks of every CPU (user, nice, system, irq, softirq, steal).
+    all_busy: u64,
+    /// User and system ticks of this process.
+    own: u64,
+}
+
+impl CpuMeter {
+    pub fn read() -> Option<Self> {
+        let at = Instant::now();
+        let stat = std::fs::read_to_string("/proc/stat").ok()?;
+        let cpu = stat.lines().find(|l| l.starts_with("cpu "))?;
+        let ticks: Vec<u64> = cpu
+            .split_whitespace()
+            .skip(1)
+            .filter_map(|t| t.parse().ok())
+            .collect();
+        // user nice system idle iowait irq softirq steal (guest time is inside user).
+        let field = |i: usize| ticks.get(i).copied().unwrap_or(0);
+        let all_busy = field(0) + field(1) + field(2) + field(5) + field(6) + field(7);
+        let own_stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+        // Fields after the command name (which may hold spaces, inside parentheses).
+        let rest = &own_stat[own_stat.rfind(')')? + 2..];
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        // utime and stime are fields 14 and 15 of the whole line: 11 and 12 of `rest`.
+        let own = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+        Some(CpuMeter { at, all_busy, own })
+    }
+
+    /// Percent of all the CPUs' time since `self` that other processes (or the host, as steal)
+    /// took: 0 on a quiet machine, 100 when every CPU ran something else all along.
+    pub fn others_percent_since(self, cpus: usize) -> Option<f64> {
+        let now = Self::read()?;
+        // USER_HZ is 100 on Linux for these counters.
+        let ticks = now.at.duration_since(self.at).as_secs_f64() * 100.0 * cpus.max(1) as f64;
+        if ticks < 1.0 {
+            return None;
+        }
+        let others = now.all_busy.saturating_sub(self.all_busy) as f64
+            - now.own.saturating_sub(self.own) as f64;
+        Some((100.0 * others / ticks).clamp(0.0, 100.0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_a_percentage_on_linux() {
+        let Some(meter) = CpuMeter::read() else {
+            return;
+        };
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let pct = meter.others_percent_since(1).expect("a reading");
+        assert!((0.0..=100.0).contains(&pct));
+    }
+}

@@ -1,0 +1,83 @@
+//! The workloads, one file each, listed once in [`ALL`].
+//!
+//! A workload is a list of cases (sizes); a case knows the work one run does (floating-point
+//! operations, the bytes it must move at least) and makes a [`Runner`] on a device: the inputs
+//! are created and synchronised once, outside the clock; each run launches the work and ends
+//! with `device.sync()` (or by reading the result).
+
+mod w1_matmul;
+mod w2_elementwise;
+
+use crate::measure::Runner;
+use burn::tensor::Device;
+
+/// Every implemented workload, in the table's order. Adding one is a file and an entry here.
+pub static ALL: &[Workload] = &[w1_matmul::W1, w2_elementwise::W2];
+
+/// A workload of the performance issue.
+#[derive(Debug)]
+pub struct Workload {
+    /// `W1`, `W2`, …
+    pub id: &'static str,
+    /// What it computes, for the table's header and the JSON.
+    pub title: &'static str,
+    /// Its cases, in the table's order.
+    pub cases: fn() -> Vec<Case>,
+}
+
+/// The figure a case reports beside its time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Figure {
+    /// `flops / median`, in GFLOP/s.
+    GflopPerSec,
+    /// `bytes / median`, in GB/s (effective bandwidth: the bytes the work must move).
+    GbPerSec,
+}
+
+impl Figure {
+    pub fn unit(self) -> &'static str {
+        match self {
+            Figure::GflopPerSec => "GFLOP/s",
+            Figure::GbPerSec => "GB/s",
+        }
+    }
+
+    /// The figure of a case run in `seconds`.
+    pub fn value(self, case: &CaseInfo, seconds: f64) -> f64 {
+        match self {
+            Figure::GflopPerSec => case.flops / seconds / 1e9,
+            Figure::GbPerSec => case.bytes / seconds / 1e9,
+        }
+    }
+}
+
+/// What a case is, without its setup.
+#[derive(Debug, Clone)]
+pub struct CaseInfo {
+    /// The size as printed, e.g. `n=1024`.
+    pub size: String,
+    pub figure: Figure,
+    /// Floating-point operations of one run (the compute roof; GFLOP/s).
+    pub flops: f64,
+    /// Bytes one run must read and write at least (the memory roof; GB/s).
+    pub bytes: f64,
+}
+
+/// Creates a case's inputs on the device (synchronised, outside the clock) and returns its run.
+pub type Setup = Box<dyn Fn(&Device) -> Result<Runner, String>>;
+
+/// One size of a workload.
+pub struct Case {
+    pub info: CaseInfo,
+    pub setup: Setup,
+}
+
+/// Seed of every workload's random inputs.
+pub const SEED: u64 = 42;
+
+/// Waits for the device's queued work; a deferred execution error becomes the case's error.
+pub fn sync(device: &Device) -> Result<(), String> {
+    device
+        .sync()
+        .map_err(|err| format!("device.sync() failed: {err}"))
+}
