@@ -18,9 +18,6 @@ pub use burn_autodiff;
 /// The CubeCL backend crate, for its device type and runtime constructors.
 #[cfg(feature = "cube")]
 pub use burn_cubecl;
-/// The CubeCL backend crate, for its device type and runtime constructors.
-#[cfg(feature = "cube")]
-pub use burn_cubecl;
 pub use tensor::BackendTensor;
 
 #[cfg(all(test, feature = "flex"))]

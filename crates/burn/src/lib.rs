@@ -24,22 +24,12 @@ pub mod backend {
     };
     #[cfg(feature = "cpu")]
     pub use burn_cubecl::Cpu;
-    #[cfg(feature = "cpu")]
-    pub use burn_cubecl::Cpu;
-    #[cfg(feature = "cuda")]
-    pub use burn_cubecl::Cuda;
     #[cfg(feature = "cuda")]
     pub use burn_cubecl::Cuda;
     #[cfg(feature = "rocm")]
     pub use burn_cubecl::Rocm;
-    #[cfg(feature = "rocm")]
-    pub use burn_cubecl::Rocm;
     #[cfg(feature = "wgpu")]
     pub use burn_cubecl::Wgpu;
-    #[cfg(feature = "wgpu")]
-    pub use burn_cubecl::Wgpu;
-    #[cfg(feature = "cube")]
-    pub use burn_cubecl::{Cube, CubeBackend, CubeDevice};
     #[cfg(feature = "cube")]
     pub use burn_cubecl::{Cube, CubeBackend, CubeDevice};
     #[cfg(feature = "autodiff")]

@@ -85,5 +85,3 @@ pub use unary::{UnaryOp, unary};
 
 pub(crate) use bounds::report as report_index_errors;
 pub(crate) use contiguous::copy_strided;
-mod pending;
-pub use pending::*; // TEMP
