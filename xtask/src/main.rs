@@ -116,11 +116,15 @@ fn check() -> Result<(), String> {
         "--features",
         "wgpu,autodiff",
     ])?;
-    // The conformance-suite binaries of the CubeCL backend.
+    // The conformance-suite binaries, the benchmark and the main job with the CubeCL backend.
     cargo(&[
         "clippy",
         "-p",
         "burn-backend-tests",
+        "-p",
+        "burn-bench",
+        "-p",
+        "digits",
         "--features",
         "wgpu",
         "--all-targets",
