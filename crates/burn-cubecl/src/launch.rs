@@ -2,10 +2,11 @@
 //! reading how many elements at once, with which address width.
 
 use crate::CubeTensor;
-use burn_backend::Shape;
+use burn_backend::{DType, Shape};
 use cubecl::client::Client;
 use cubecl::ir::AddressType;
 use cubecl::prelude::{CubeCount, CubeDim};
+use cubecl::std::tensor::layout::linear::LinearViewLaunch;
 
 /// The cube count and cube dim for `units` independent work items.
 pub(crate) fn elementwise_geometry(client: &Client, units: usize) -> (CubeCount, CubeDim) {
@@ -69,5 +70,59 @@ pub(crate) fn assert_same_device(op: &str, tensors: &[&CubeTensor]) {
                 other.device
             );
         }
+    }
+}
+
+/// Where an element-wise operation writes and how it is launched.
+pub(crate) struct ElementwisePlan {
+    /// The output: one of the operands (written in place) or a new tensor.
+    pub output: CubeTensor,
+    /// The view the kernel writes through: an alias of the reused operand, or the new tensor.
+    pub out_view: LinearViewLaunch,
+    /// The vector width every operand and the output can be read and written with.
+    pub vector: usize,
+    /// The address width the buffers need.
+    pub addresses: AddressType,
+    /// The number of cubes.
+    pub cube_count: CubeCount,
+    /// The shape of one cube.
+    pub cube_dim: CubeDim,
+}
+
+/// Plans an element-wise launch producing `dtype` over `out_shape` (at least one element) from
+/// `operands` (of that rank, launched as kernel inputs in this order): the result goes into the
+/// first operand whose buffer is unique, non-overlapping, of `out_shape` and of `dtype`, else
+/// into a new tensor.
+pub(crate) fn plan_elementwise(
+    operands: &[&CubeTensor],
+    out_shape: &Shape,
+    dtype: DType,
+) -> ElementwisePlan {
+    let first = operands[0];
+    let client = first.client.clone();
+    let reused = operands
+        .iter()
+        .position(|t| t.dtype == dtype && t.can_reuse_for(out_shape));
+    let output = match reused {
+        Some(position) => operands[position].clone(),
+        None => first.empty_like(out_shape.clone(), dtype),
+    };
+    let mut all: Vec<&CubeTensor> = operands.to_vec();
+    all.push(&output);
+    let elem_size = all.iter().map(|t| t.dtype.size()).max().unwrap_or(1);
+    let vector = vector_size(&client, out_shape, &all, elem_size);
+    let addresses = address_type(&all);
+    let (cube_count, cube_dim) = elementwise_geometry(&client, out_shape.num_elements() / vector);
+    let out_view = match reused {
+        Some(position) => output.as_linear_view_alias(position),
+        None => output.clone().into_linear_view(),
+    };
+    ElementwisePlan {
+        output,
+        out_view,
+        vector,
+        addresses,
+        cube_count,
+        cube_dim,
     }
 }

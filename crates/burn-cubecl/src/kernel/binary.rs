@@ -5,7 +5,7 @@ use super::precision::compute_dtype;
 use super::scalar::scalar_arg;
 use crate::CubeTensor;
 use crate::dtype::{assert_arithmetic, elem_type};
-use crate::launch::{address_type, assert_same_device, elementwise_geometry, vector_size};
+use crate::launch::{ElementwisePlan, assert_same_device, plan_elementwise};
 use burn_backend::{Scalar, Shape};
 use cubecl::prelude::*;
 use cubecl::std::tensor::layout::linear::{LinearView, LinearViewMut};
@@ -230,20 +230,14 @@ pub fn binary(op: BinaryOp, lhs: CubeTensor, rhs: CubeTensor) -> CubeTensor {
     let float = dtype.is_float();
 
     // The output is one of the operands (aliased) or a new tensor.
-    let (output, alias) = if lhs.can_reuse_for(&out_shape) {
-        (lhs.clone(), Some(0))
-    } else if rhs.can_reuse_for(&out_shape) {
-        (rhs.clone(), Some(1))
-    } else {
-        (lhs.empty_like(out_shape.clone(), dtype), None)
-    };
-    let vector = vector_size(&client, &out_shape, &[&lhs, &rhs, &output], dtype.size());
-    let addresses = address_type(&[&lhs, &rhs, &output]);
-    let (cube_count, cube_dim) = elementwise_geometry(&client, count / vector);
-    let out_view = match alias {
-        Some(position) => output.as_linear_view_alias(position),
-        None => output.clone().into_linear_view(),
-    };
+    let ElementwisePlan {
+        output,
+        out_view,
+        vector,
+        addresses,
+        cube_count,
+        cube_dim,
+    } = plan_elementwise(&[&lhs, &rhs], &out_shape, dtype);
     let compute = elem_type(compute_dtype(&lhs, op.is_transcendental()));
     let lhs_view = lhs.into_linear_view_broadcast(&out_shape);
     let rhs_view = rhs.into_linear_view_broadcast(&out_shape);
@@ -285,19 +279,14 @@ pub fn binary_scalar(op: BinaryOp, lhs: CubeTensor, rhs: Scalar) -> CubeTensor {
     }
     let client = lhs.client.clone();
     let elem = elem_type(dtype);
-    let (output, alias) = if lhs.can_reuse_for(&shape) {
-        (lhs.clone(), true)
-    } else {
-        (lhs.empty_like(shape.clone(), dtype), false)
-    };
-    let vector = vector_size(&client, &shape, &[&lhs, &output], dtype.size());
-    let addresses = address_type(&[&lhs, &output]);
-    let (cube_count, cube_dim) = elementwise_geometry(&client, count / vector);
-    let out_view = if alias {
-        output.as_linear_view_alias(0)
-    } else {
-        output.clone().into_linear_view()
-    };
+    let ElementwisePlan {
+        output,
+        out_view,
+        vector,
+        addresses,
+        cube_count,
+        cube_dim,
+    } = plan_elementwise(&[&lhs], &shape, dtype);
     if dtype.is_float() {
         // The scalar is given in the compute dtype, so an f16 tensor sees the exact f32 value.
         let compute = compute_dtype(&lhs, op.is_transcendental());

@@ -18,7 +18,7 @@ use super::cast::cast;
 use super::scalar::scalar_arg;
 use crate::CubeTensor;
 use crate::dtype::{assert_arithmetic, elem_type};
-use crate::launch::{address_type, assert_same_device, elementwise_geometry, vector_size};
+use crate::launch::{assert_same_device, plan_elementwise};
 use burn_backend::{DType, Scalar};
 use cubecl::prelude::*;
 use cubecl::std::tensor::layout::linear::{LinearView, LinearViewMut};
@@ -274,34 +274,21 @@ fn launch_binary(op: IntOp, name: &str, lhs: CubeTensor, rhs: CubeTensor) -> Cub
         return lhs.empty_like(out_shape, dtype);
     }
     let client = lhs.client.clone();
-    let (output, alias) = if lhs.can_reuse_for(&out_shape) {
-        (lhs.clone(), Some(0))
-    } else if rhs.can_reuse_for(&out_shape) {
-        (rhs.clone(), Some(1))
-    } else {
-        (lhs.empty_like(out_shape.clone(), dtype), None)
-    };
-    let vector = vector_size(&client, &out_shape, &[&lhs, &rhs, &output], dtype.size());
-    let addresses = address_type(&[&lhs, &rhs, &output]);
-    let (cube_count, cube_dim) = elementwise_geometry(&client, count / vector);
-    let out_view = match alias {
-        Some(position) => output.as_linear_view_alias(position),
-        None => output.clone().into_linear_view(),
-    };
+    let plan = plan_elementwise(&[&lhs, &rhs], &out_shape, dtype);
     int_binary_kernel::launch(
         &client,
-        cube_count,
-        cube_dim,
-        addresses,
-        vector,
+        plan.cube_count,
+        plan.cube_dim,
+        plan.addresses,
+        plan.vector,
         lhs.into_linear_view_broadcast(&out_shape),
         rhs.into_linear_view_broadcast(&out_shape),
-        out_view,
+        plan.out_view,
         op,
         IntInfo::of(dtype),
         elem_type(dtype),
     );
-    output
+    plan.output
 }
 
 /// `op(lhs, rhs)` for a scalar `rhs` converted to the tensor's dtype with `as` semantics.
@@ -314,33 +301,21 @@ fn launch_scalar(op: IntOp, name: &str, lhs: CubeTensor, rhs: Scalar) -> CubeTen
     let dtype = lhs.dtype;
     let shape = lhs.shape.clone();
     let client = lhs.client.clone();
-    let (output, alias) = if lhs.can_reuse_for(&shape) {
-        (lhs.clone(), true)
-    } else {
-        (lhs.empty_like(shape.clone(), dtype), false)
-    };
-    let vector = vector_size(&client, &shape, &[&lhs, &output], dtype.size());
-    let addresses = address_type(&[&lhs, &output]);
-    let (cube_count, cube_dim) = elementwise_geometry(&client, count / vector);
-    let out_view = if alias {
-        output.as_linear_view_alias(0)
-    } else {
-        output.clone().into_linear_view()
-    };
+    let plan = plan_elementwise(&[&lhs], &shape, dtype);
     int_scalar_kernel::launch(
         &client,
-        cube_count,
-        cube_dim,
-        addresses,
-        vector,
+        plan.cube_count,
+        plan.cube_dim,
+        plan.addresses,
+        plan.vector,
         lhs.into_linear_view(),
         scalar_arg(rhs, dtype),
-        out_view,
+        plan.out_view,
         op,
         IntInfo::of(dtype),
         elem_type(dtype),
     );
-    output
+    plan.output
 }
 
 /// `op(x)` for every element, in place when the buffer can be reused.
@@ -353,31 +328,19 @@ fn launch_unary(op: IntUnaryOp, name: &str, input: CubeTensor) -> CubeTensor {
     let dtype = input.dtype;
     let shape = input.shape.clone();
     let client = input.client.clone();
-    let (output, alias) = if input.can_reuse_for(&shape) {
-        (input.clone(), true)
-    } else {
-        (input.empty_like(shape.clone(), dtype), false)
-    };
-    let vector = vector_size(&client, &shape, &[&input, &output], dtype.size());
-    let addresses = address_type(&[&input, &output]);
-    let (cube_count, cube_dim) = elementwise_geometry(&client, count / vector);
-    let out_view = if alias {
-        output.as_linear_view_alias(0)
-    } else {
-        output.clone().into_linear_view()
-    };
+    let plan = plan_elementwise(&[&input], &shape, dtype);
     int_unary_kernel::launch(
         &client,
-        cube_count,
-        cube_dim,
-        addresses,
-        vector,
+        plan.cube_count,
+        plan.cube_dim,
+        plan.addresses,
+        plan.vector,
         input.into_linear_view(),
-        out_view,
+        plan.out_view,
         op,
         elem_type(dtype),
     );
-    output
+    plan.output
 }
 
 /// `op(lhs, rhs)` element-wise on integer tensors of one dtype, broadcast (NumPy rules) and

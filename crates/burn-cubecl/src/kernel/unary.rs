@@ -3,7 +3,7 @@
 use super::precision::compute_dtype;
 use crate::CubeTensor;
 use crate::dtype::{assert_arithmetic, elem_type};
-use crate::launch::{address_type, elementwise_geometry, vector_size};
+use crate::launch::plan_elementwise;
 use cubecl::prelude::*;
 use cubecl::std::tensor::layout::linear::{LinearView, LinearViewMut};
 
@@ -211,36 +211,17 @@ pub fn unary(op: UnaryOp, input: CubeTensor) -> CubeTensor {
         elem_type(compute_dtype(&input, op.is_transcendental())),
     ];
     let shape = input.shape.clone();
-    if input.can_reuse_for(&shape) {
-        let vector = vector_size(&client, &shape, &[&input], dtype.size());
-        let (cube_count, cube_dim) = elementwise_geometry(&client, count / vector);
-        unary_kernel::launch(
-            &client,
-            cube_count,
-            cube_dim,
-            address_type(&[&input]),
-            vector,
-            input.clone().into_linear_view(),
-            input.as_linear_view_alias(0),
-            op,
-            dtypes,
-        );
-        input
-    } else {
-        let output = input.empty_like(shape.clone(), dtype);
-        let vector = vector_size(&client, &shape, &[&input, &output], dtype.size());
-        let (cube_count, cube_dim) = elementwise_geometry(&client, count / vector);
-        unary_kernel::launch(
-            &client,
-            cube_count,
-            cube_dim,
-            address_type(&[&input, &output]),
-            vector,
-            input.into_linear_view(),
-            output.clone().into_linear_view(),
-            op,
-            dtypes,
-        );
-        output
-    }
+    let plan = plan_elementwise(&[&input], &shape, dtype);
+    unary_kernel::launch(
+        &client,
+        plan.cube_count,
+        plan.cube_dim,
+        plan.addresses,
+        plan.vector,
+        input.into_linear_view(),
+        plan.out_view,
+        op,
+        dtypes,
+    );
+    plan.output
 }
