@@ -72,33 +72,14 @@ impl FloatTensorOps<CubeBackend> for CubeBackend {
         kernel::full(shape, value, dtype.into(), device)
     }
 
-    fn float_add(lhs: T, rhs: T) -> T {
-        let (l, r) = promote(lhs, rhs);
-        kernel::binary(BinaryOp::Add, l, r)
-    }
-    fn float_sub(lhs: T, rhs: T) -> T {
-        let (l, r) = promote(lhs, rhs);
-        kernel::binary(BinaryOp::Sub, l, r)
-    }
-    fn float_mul(lhs: T, rhs: T) -> T {
-        let (l, r) = promote(lhs, rhs);
-        kernel::binary(BinaryOp::Mul, l, r)
-    }
-    fn float_div(lhs: T, rhs: T) -> T {
-        let (l, r) = promote(lhs, rhs);
-        kernel::binary(BinaryOp::Div, l, r)
-    }
-    fn float_remainder(lhs: T, rhs: T) -> T {
-        let (l, r) = promote(lhs, rhs);
-        kernel::binary(BinaryOp::Remainder, l, r)
-    }
-    fn float_powf(lhs: T, rhs: T) -> T {
-        let (l, r) = promote(lhs, rhs);
-        kernel::binary(BinaryOp::Powf, l, r)
-    }
-    fn float_atan2(lhs: T, rhs: T) -> T {
-        let (l, r) = promote(lhs, rhs);
-        kernel::binary(BinaryOp::Atan2, l, r)
+    delegate! {
+        fn float_add(lhs: T, rhs: T) -> T => binary_promoted(BinaryOp::Add, lhs, rhs);
+        fn float_sub(lhs: T, rhs: T) -> T => binary_promoted(BinaryOp::Sub, lhs, rhs);
+        fn float_mul(lhs: T, rhs: T) -> T => binary_promoted(BinaryOp::Mul, lhs, rhs);
+        fn float_div(lhs: T, rhs: T) -> T => binary_promoted(BinaryOp::Div, lhs, rhs);
+        fn float_remainder(lhs: T, rhs: T) -> T => binary_promoted(BinaryOp::Remainder, lhs, rhs);
+        fn float_powf(lhs: T, rhs: T) -> T => binary_promoted(BinaryOp::Powf, lhs, rhs);
+        fn float_atan2(lhs: T, rhs: T) -> T => binary_promoted(BinaryOp::Atan2, lhs, rhs);
     }
     fn float_matmul(lhs: T, rhs: T) -> T {
         let (l, r) = promote(lhs, rhs);
@@ -186,41 +167,19 @@ impl FloatTensorOps<CubeBackend> for CubeBackend {
         kernel::mask_where(tensor, mask, value)
     }
 
-    fn float_equal(lhs: T, rhs: T) -> T {
-        compare(CompareOp::Equal, lhs, rhs)
-    }
-    fn float_not_equal(lhs: T, rhs: T) -> T {
-        compare(CompareOp::NotEqual, lhs, rhs)
-    }
-    fn float_greater(lhs: T, rhs: T) -> T {
-        compare(CompareOp::Greater, lhs, rhs)
-    }
-    fn float_greater_equal(lhs: T, rhs: T) -> T {
-        compare(CompareOp::GreaterEqual, lhs, rhs)
-    }
-    fn float_lower(lhs: T, rhs: T) -> T {
-        compare(CompareOp::Lower, lhs, rhs)
-    }
-    fn float_lower_equal(lhs: T, rhs: T) -> T {
-        compare(CompareOp::LowerEqual, lhs, rhs)
-    }
-    fn float_equal_elem(lhs: T, rhs: Scalar) -> T {
-        compare_scalar(CompareOp::Equal, lhs, rhs)
-    }
-    fn float_not_equal_elem(lhs: T, rhs: Scalar) -> T {
-        compare_scalar(CompareOp::NotEqual, lhs, rhs)
-    }
-    fn float_greater_elem(lhs: T, rhs: Scalar) -> T {
-        compare_scalar(CompareOp::Greater, lhs, rhs)
-    }
-    fn float_greater_equal_elem(lhs: T, rhs: Scalar) -> T {
-        compare_scalar(CompareOp::GreaterEqual, lhs, rhs)
-    }
-    fn float_lower_elem(lhs: T, rhs: Scalar) -> T {
-        compare_scalar(CompareOp::Lower, lhs, rhs)
-    }
-    fn float_lower_equal_elem(lhs: T, rhs: Scalar) -> T {
-        compare_scalar(CompareOp::LowerEqual, lhs, rhs)
+    delegate! {
+        fn float_equal(lhs: T, rhs: T) -> T => compare(CompareOp::Equal, lhs, rhs);
+        fn float_not_equal(lhs: T, rhs: T) -> T => compare(CompareOp::NotEqual, lhs, rhs);
+        fn float_greater(lhs: T, rhs: T) -> T => compare(CompareOp::Greater, lhs, rhs);
+        fn float_greater_equal(lhs: T, rhs: T) -> T => compare(CompareOp::GreaterEqual, lhs, rhs);
+        fn float_lower(lhs: T, rhs: T) -> T => compare(CompareOp::Lower, lhs, rhs);
+        fn float_lower_equal(lhs: T, rhs: T) -> T => compare(CompareOp::LowerEqual, lhs, rhs);
+        fn float_equal_elem(lhs: T, rhs: Scalar) -> T => compare_scalar(CompareOp::Equal, lhs, rhs);
+        fn float_not_equal_elem(lhs: T, rhs: Scalar) -> T => compare_scalar(CompareOp::NotEqual, lhs, rhs);
+        fn float_greater_elem(lhs: T, rhs: Scalar) -> T => compare_scalar(CompareOp::Greater, lhs, rhs);
+        fn float_greater_equal_elem(lhs: T, rhs: Scalar) -> T => compare_scalar(CompareOp::GreaterEqual, lhs, rhs);
+        fn float_lower_elem(lhs: T, rhs: Scalar) -> T => compare_scalar(CompareOp::Lower, lhs, rhs);
+        fn float_lower_equal_elem(lhs: T, rhs: Scalar) -> T => compare_scalar(CompareOp::LowerEqual, lhs, rhs);
     }
 
     fn float_clamp_min(tensor: T, min: Scalar) -> T {
@@ -249,6 +208,12 @@ impl FloatTensorOps<CubeBackend> for CubeBackend {
         let index = int_dtype(&tensor);
         kernel::argsort(tensor, dim, descending, index)
     }
+}
+
+/// `op(lhs, rhs)` with float operands promoted to the wider dtype.
+fn binary_promoted(op: BinaryOp, lhs: T, rhs: T) -> T {
+    let (l, r) = promote(lhs, rhs);
+    kernel::binary(op, l, r)
 }
 
 /// A comparison of two tensors (float operands promoted to the wider dtype), as the device's
