@@ -1,0 +1,129 @@
+//! The executing backend's tensors, by IR id.
+
+use crate::FusionBackend;
+use burn_backend::TensorMetadata;
+use burn_backend::tensor::{BoolTensor, FloatTensor, IntTensor};
+use burn_ir::{TensorId, TensorIr, TensorStatus};
+use std::collections::HashMap;
+
+/// A tensor of the executing backend, of any kind.
+#[derive(Debug, Clone)]
+pub enum Handle<B: FusionBackend> {
+    /// A float tensor.
+    Float(FloatTensor<B>),
+    /// An int tensor.
+    Int(IntTensor<B>),
+    /// A bool tensor.
+    Bool(BoolTensor<B>),
+}
+
+impl<B: FusionBackend> Handle<B> {
+    fn metadata(&self) -> (burn_backend::Shape, burn_backend::DType) {
+        match self {
+            Handle::Float(t) => (t.shape(), t.dtype()),
+            Handle::Int(t) => (t.shape(), t.dtype()),
+            Handle::Bool(t) => (t.shape(), t.dtype()),
+        }
+    }
+}
+
+/// Where operations find their inputs and leave their outputs while a queue runs: the backend
+/// tensors by id, and the device they live on.
+///
+/// Taking a tensor used [`TensorStatus::ReadWrite`] removes it (its last use: the operation
+/// owns the buffer and may reuse it); [`TensorStatus::ReadOnly`] takes a clone.
+pub struct ExecutionContext<B: FusionBackend> {
+    /// The device the queue runs on.
+    pub device: B::Device,
+    handles: HashMap<TensorId, Handle<B>>,
+}
+
+macro_rules! kind_access {
+    ($take:ident, $put:ident, $variant:ident, $ty:ident, $kind:literal) => {
+        /// Takes the tensor `t` names (removed on its last use, else cloned).
+        ///
+        /// # Panics
+        ///
+        /// When the tensor is missing or of another kind: a bookkeeping bug of the decorator.
+        pub fn $take(&mut self, t: &TensorIr) -> $ty<B> {
+            match self.take(t) {
+                Handle::$variant(x) => x,
+                other => panic!(
+                    "fusion: tensor {:?} is not a {} tensor ({:?})",
+                    t.id,
+                    $kind,
+                    other.metadata()
+                ),
+            }
+        }
+
+        /// Stores the output `out`, checking it has the shape and dtype the IR recorded.
+        pub fn $put(&mut self, op: &str, out: &TensorIr, tensor: $ty<B>) {
+            self.put_checked(op, out, Handle::$variant(tensor));
+        }
+    };
+}
+
+impl<B: FusionBackend> ExecutionContext<B> {
+    /// An empty context on `device`.
+    pub(crate) fn new(device: B::Device) -> Self {
+        Self {
+            device,
+            handles: HashMap::new(),
+        }
+    }
+
+    /// Takes the tensor `t` names, whatever its kind.
+    pub fn take(&mut self, t: &TensorIr) -> Handle<B> {
+        let found = match t.status {
+            TensorStatus::ReadWrite => self.handles.remove(&t.id),
+            _ => self.handles.get(&t.id).cloned(),
+        };
+        found.unwrap_or_else(|| {
+            panic!(
+                "fusion: tensor {:?} has no data (status {:?})",
+                t.id, t.status
+            )
+        })
+    }
+
+    kind_access!(take_float, put_float, Float, FloatTensor, "float");
+    kind_access!(take_int, put_int, Int, IntTensor, "int");
+    kind_access!(take_bool, put_bool, Bool, BoolTensor, "bool");
+
+    /// Stores an output, checking it against the recorded shape and dtype.
+    pub fn put_checked(&mut self, op: &str, out: &TensorIr, handle: Handle<B>) {
+        let (shape, dtype) = handle.metadata();
+        assert!(
+            shape == out.shape && dtype == out.dtype,
+            "fusion: {op} produced {:?} {dtype:?}, the IR recorded {:?} {:?}",
+            shape.dims,
+            out.shape.dims,
+            out.dtype
+        );
+        self.handles.insert(out.id, handle);
+    }
+
+    /// Stores a tensor under `id` without checks (data uploaded or produced eagerly).
+    pub(crate) fn insert(&mut self, id: TensorId, handle: Handle<B>) {
+        self.handles.insert(id, handle);
+    }
+
+    /// The shape and dtype of the tensor stored under `id`.
+    pub(crate) fn metadata(
+        &self,
+        id: TensorId,
+    ) -> Option<(burn_backend::Shape, burn_backend::DType)> {
+        self.handles.get(&id).map(Handle::metadata)
+    }
+
+    /// Forgets the tensor stored under `id`.
+    pub(crate) fn remove(&mut self, id: TensorId) {
+        self.handles.remove(&id);
+    }
+
+    /// The number of tensors held.
+    pub(crate) fn len(&self) -> usize {
+        self.handles.len()
+    }
+}

@@ -1,0 +1,35 @@
+//! The operation tables: the one description of each recorded backend operation.
+//!
+//! Each table is a macro that hands its lines to a callback macro, so the IR enums (here), the
+//! `Fusion<B>` trait methods and its executor (in `burn-fusion`) are all generated from the same
+//! lines. A table looks like:
+//!
+//! ```text
+//! float_operations!(callback) expands to
+//! callback! {
+//!     FloatOperationIr, "float";
+//!     lazy {
+//!         Add = float_add(lhs: F, rhs: F) -> F => |c| rules::promote(c, &lhs, &rhs);
+//!         …
+//!     }
+//!     eager {
+//!         Conv2d = conv2d(x: F, weight: F, bias: OptF, options: Val[ConvOptions<2>]) -> F;
+//!     }
+//! }
+//! ```
+//!
+//! - `Variant = method(args) -> out`: the IR variant and the backend method it records.
+//! - Argument kinds, in the method's order: `F`, `I`, `B` (a float, int or bool tensor taken by
+//!   value), `OptF`, `OptB` (optional tensors), `VecF`, `VecI`, `VecB` (lists), `Dev` (the
+//!   device: not recorded, an operation runs on its stream's device), `Val[T]` (a plain value),
+//!   `Slice[T]` (a `&[T]` argument, recorded as `Vec<T>`).
+//! - Output kinds: `F`, `I`, `B`, or the pairs `FI`, `II`.
+//! - `lazy` operations give a rule (a closure over a [`crate::RuleCtx`], reading the recorded
+//!   arguments by name) computing the output's [`crate::TensorSpec`] (a pair for `FI`/`II`);
+//!   they are queued and run later. `eager` operations have outputs whose shape is costly to
+//!   predict: recording one runs the queue and the operation at once.
+
+mod bool;
+mod float;
+mod int;
+mod module;
