@@ -7,6 +7,25 @@ use cubecl::client::Client;
 use cubecl::ir::AddressType;
 use cubecl::prelude::{CubeCount, CubeDim};
 use cubecl::std::tensor::layout::linear::LinearViewLaunch;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Kernel launches made through this crate since the process started.
+static LAUNCHES: AtomicU64 = AtomicU64::new(0);
+
+/// Counts one kernel launch. Called right before every kernel launch of this crate (each
+/// `#[cube(launch)]` kernel's `launch` and each call into a cubek launcher, which counts as
+/// one launch: kernels cubek itself may add, such as a layout copy, are not seen).
+pub(crate) fn record_launch() {
+    LAUNCHES.fetch_add(1, Ordering::Relaxed);
+}
+
+/// The number of kernel launches this process has made through burn-cubecl, on every device
+/// and thread (see `record_launch` for what counts). Meant for benchmarks and tests that show
+/// how many kernels a computation takes: read it before and after, and take the difference
+/// (other threads launching at the same time are counted too).
+pub fn launch_count() -> u64 {
+    LAUNCHES.load(Ordering::Relaxed)
+}
 
 /// The cube count and cube dim for `units` independent work items.
 pub(crate) fn elementwise_geometry(client: &Client, units: usize) -> (CubeCount, CubeDim) {

@@ -35,6 +35,8 @@ pub use device::{
     CubeDevice, DeviceUnavailable, RuntimeId, WgpuBackend, WgpuDevice, WgpuDeviceKind,
 };
 pub use error::execution_error;
+pub use kernel::fused;
+pub use launch::launch_count;
 pub use tensor::{BufferId, CubeTensor, is_contiguous};
 
 /// The CubeCL backend as the framework uses it: [`CubeBackend`], wrapped with fusion once the

@@ -49,7 +49,7 @@ impl BinaryOp {
 /// The operation on any numeric type. `Powf` and `Atan2` never reach it (the host routes floats
 /// to [`apply_float`] and refuses them on other dtypes), nor does a float `Remainder`.
 #[cube]
-fn apply_numeric<C: Numeric, N: Size>(
+pub(crate) fn apply_numeric<C: Numeric, N: Size>(
     lhs: Vector<C, N>,
     rhs: Vector<C, N>,
     #[comptime] op: BinaryOp,
@@ -80,7 +80,7 @@ fn remainder_int<C: Numeric, N: Size>(lhs: Vector<C, N>, rhs: Vector<C, N>) -> V
 }
 
 #[cube]
-fn apply_float<F: Float, N: Size>(
+pub(crate) fn apply_float<F: Float, N: Size>(
     lhs: Vector<F, N>,
     rhs: Vector<F, N>,
     #[comptime] op: BinaryOp,
@@ -242,6 +242,7 @@ pub fn binary(op: BinaryOp, lhs: CubeTensor, rhs: CubeTensor) -> CubeTensor {
     let lhs_view = lhs.into_linear_view_broadcast(&out_shape);
     let rhs_view = rhs.into_linear_view_broadcast(&out_shape);
     if float {
+        crate::launch::record_launch();
         binary_float_kernel::launch(
             &client,
             cube_count,
@@ -255,6 +256,7 @@ pub fn binary(op: BinaryOp, lhs: CubeTensor, rhs: CubeTensor) -> CubeTensor {
             [elem, compute],
         );
     } else {
+        crate::launch::record_launch();
         binary_numeric_kernel::launch(
             &client, cube_count, cube_dim, addresses, vector, lhs_view, rhs_view, out_view, op,
             elem,
@@ -291,6 +293,7 @@ pub fn binary_scalar(op: BinaryOp, lhs: CubeTensor, rhs: Scalar) -> CubeTensor {
         // The scalar is given in the compute dtype, so an f16 tensor sees the exact f32 value.
         let compute = compute_dtype(&lhs, op.is_transcendental());
         let scalar = scalar_arg(rhs, compute);
+        crate::launch::record_launch();
         binary_scalar_float_kernel::launch(
             &client,
             cube_count,
@@ -305,6 +308,7 @@ pub fn binary_scalar(op: BinaryOp, lhs: CubeTensor, rhs: Scalar) -> CubeTensor {
         );
     } else {
         let scalar = scalar_arg(rhs, dtype);
+        crate::launch::record_launch();
         binary_scalar_numeric_kernel::launch(
             &client,
             cube_count,

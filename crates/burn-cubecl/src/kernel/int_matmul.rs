@@ -139,6 +139,7 @@ pub fn int_matmul(lhs: CubeTensor, rhs: CubeTensor) -> CubeTensor {
         unsafe { BufferArg::from_raw_parts(t.handle.clone(), len) }
     };
     let (cube_count, cube_dim) = elementwise_geometry(&client, count);
+    crate::launch::record_launch();
     int_matmul_kernel::launch(
         &client,
         cube_count,

@@ -86,6 +86,7 @@ pub fn matmul(lhs: CubeTensor, rhs: CubeTensor) -> Result<CubeTensor, ExecutionE
         out: elem,
     });
     let strategy = strategy_for(&lhs);
+    crate::launch::record_launch();
     launch_ref(
         &strategy,
         &client,

@@ -38,6 +38,7 @@ mod compare;
 mod contiguous;
 mod conv;
 mod fill;
+pub mod fused;
 mod host;
 mod index;
 mod int_matmul;

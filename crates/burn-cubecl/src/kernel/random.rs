@@ -48,6 +48,8 @@ pub fn random(
             cubek::random::random_bernoulli(&client, p as f32, binding, elem)
         }
     };
+    // One cubek launch per call (a seed only sets cubek's generator state).
+    crate::launch::record_launch();
     let result = match seed {
         Some(seed) => cubek::random::with_seed(seed, launch),
         None => launch(),

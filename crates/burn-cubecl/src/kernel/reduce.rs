@@ -173,6 +173,7 @@ fn launch_pass(
             BufferArg::from_raw_parts(output.handle.clone(), count),
         )
     };
+    crate::launch::record_launch();
     reduce_kernel::launch(
         &client,
         cube_count,

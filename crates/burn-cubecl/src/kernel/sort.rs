@@ -108,6 +108,7 @@ fn sort_impl(
     let element = elem_type(dtype);
 
     let (cube_count, cube_dim) = elementwise_geometry(&client, slots);
+    crate::launch::record_launch();
     init_kernel::launch(
         &client,
         cube_count,
@@ -131,6 +132,7 @@ fn sort_impl(
     let sort_chunks = |k_first: usize, k_last: usize| {
         let chunks = slots / chunk;
         let (cube_count, cube_dim) = elementwise_geometry(&client, chunks);
+        crate::launch::record_launch();
         chunk_kernel::launch(
             &client,
             cube_count,
@@ -157,6 +159,7 @@ fn sort_impl(
             let stages = ((j / chunk).trailing_zeros() as usize + 1).min(MAX_FUSED);
             let groups = slots >> stages;
             let (cube_count, cube_dim) = elementwise_geometry(&client, groups);
+            crate::launch::record_launch();
             merge_kernel::launch(
                 &client,
                 cube_count,
@@ -192,6 +195,7 @@ fn sort_impl(
     let out_strides: Vec<usize> = others.iter().map(|&d| contiguous[d]).collect();
     let out_stride = contiguous[dim];
     let (cube_count, cube_dim) = elementwise_geometry(&client, count);
+    crate::launch::record_launch();
     finish_kernel::launch(
         &client,
         cube_count,

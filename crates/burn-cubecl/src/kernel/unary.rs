@@ -97,7 +97,10 @@ impl UnaryOp {
 }
 
 #[cube]
-fn apply_unary<F: Float, N: Size>(x: Vector<F, N>, #[comptime] op: UnaryOp) -> Vector<F, N> {
+pub(crate) fn apply_unary<F: Float, N: Size>(
+    x: Vector<F, N>,
+    #[comptime] op: UnaryOp,
+) -> Vector<F, N> {
     let zero = Vector::new(F::new(0.0));
     let one = Vector::new(F::new(1.0));
     match op {
@@ -212,6 +215,7 @@ pub fn unary(op: UnaryOp, input: CubeTensor) -> CubeTensor {
     ];
     let shape = input.shape.clone();
     let plan = plan_elementwise(&[&input], &shape, dtype);
+    crate::launch::record_launch();
     unary_kernel::launch(
         &client,
         plan.cube_count,

@@ -16,6 +16,7 @@ mod creation;
 mod cubek;
 mod device;
 mod errors;
+mod fused;
 mod index;
 mod int_matmul;
 mod interpolate;
