@@ -24,6 +24,8 @@ mod backend;
 mod device;
 pub mod dtype;
 mod error;
+#[cfg(feature = "fusion")]
+pub mod fusion;
 pub mod kernel;
 mod launch;
 mod tensor;
@@ -39,8 +41,14 @@ pub use kernel::fused;
 pub use launch::launch_count;
 pub use tensor::{BufferId, CubeTensor, is_contiguous};
 
-/// The CubeCL backend as the framework uses it: [`CubeBackend`], wrapped with fusion once the
-/// `fusion` feature exists (the fusion issue adds it).
+/// The CubeCL backend as the framework uses it: [`CubeBackend`] wrapped in the fusion
+/// decorator (element-wise runs as one kernel) with the `fusion` feature.
+#[cfg(feature = "fusion")]
+pub type Cube = burn_fusion::Fusion<CubeBackend>;
+
+/// The CubeCL backend as the framework uses it: [`CubeBackend`] (the `fusion` feature wraps it in
+/// the fusion decorator).
+#[cfg(not(feature = "fusion"))]
 pub type Cube = CubeBackend;
 
 /// [`Cube`] on WGPU devices (the runtime is chosen by the device, so this is the same type).

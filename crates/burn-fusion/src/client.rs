@@ -148,11 +148,6 @@ impl<B: FusionBackend> FusionClient<B> {
     pub(crate) fn drop_tensor(&self, id: TensorId) {
         self.lock().drop_tensor(id);
     }
-
-    /// The number of tensors the server holds (for tests of buffer bookkeeping).
-    pub(crate) fn live_tensors(&self) -> usize {
-        self.lock().ctx.len()
-    }
 }
 
 impl<B: FusionBackend> core::fmt::Debug for FusionClient<B> {

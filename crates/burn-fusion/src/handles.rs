@@ -121,9 +121,4 @@ impl<B: FusionBackend> ExecutionContext<B> {
     pub(crate) fn remove(&mut self, id: TensorId) {
         self.handles.remove(&id);
     }
-
-    /// The number of tensors held.
-    pub(crate) fn len(&self) -> usize {
-        self.handles.len()
-    }
 }

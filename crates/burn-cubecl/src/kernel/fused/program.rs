@@ -159,7 +159,7 @@ impl FusedInstr {
 }
 
 /// A fused element-wise program over one output shape.
-#[derive(Clone, Debug, Hash, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Hash, PartialEq, Eq)]
 pub struct FusedProgram {
     /// The dtype of each input tensor.
     pub inputs: Vec<DType>,

@@ -1,0 +1,261 @@
+//! Fusion for the CubeCL backend: runs of element-wise operations recorded by `Fusion<B>` run
+//! as one [`crate::fused`] kernel.
+//!
+//! The [`ElementwiseFuser`] takes consecutive element-wise operations whose outputs all have
+//! one shape (inputs broadcast into it), with at most one float, one int and one bool dtype,
+//! and builds the [`FusedProgram`] of the run once per relative key (the planner caches it).
+//! Executing it binds this queue's tensors and scalars to the program: inputs are read once,
+//! intermediates consumed inside the run stay in registers, and only tensors still used after
+//! the run are written (into a consumed input's buffer when the kernel can).
+
+mod translate;
+
+use self::translate::{Emit, Operand, translate};
+use crate::fused::{FusedArg, FusedInstr, FusedProgram, launch_fused, supports};
+use crate::{CubeBackend, CubeDevice, CubeTensor};
+use burn_backend::{DType, Scalar, Shape, get_device_settings};
+use burn_fusion::{ExecutionContext, FusedExecution, Fuser, FusionBackend, Handle};
+use burn_ir::{OperationIr, TensorId, TensorIr, TensorStatus};
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+/// The most tensors (inputs and outputs) a fused run binds, below every device's limit.
+const MAX_TENSORS: usize = 12;
+
+impl FusionBackend for CubeBackend {
+    fn fusers(device: &CubeDevice) -> Vec<Box<dyn Fuser<Self>>> {
+        vec![Box::new(ElementwiseFuser::new(device.clone()))]
+    }
+}
+
+/// Finds runs of element-wise operations the fused kernel computes.
+pub struct ElementwiseFuser {
+    device: CubeDevice,
+    bool_dtype: Option<DType>,
+    ops: Vec<OperationIr>,
+    shape: Option<Shape>,
+    /// The float, int and bool dtype of the run so far.
+    dtypes: [Option<DType>; 3],
+    inputs: HashSet<TensorId>,
+    produced: HashSet<TensorId>,
+    live_outputs: usize,
+}
+
+impl ElementwiseFuser {
+    /// A fuser for `device`.
+    pub fn new(device: CubeDevice) -> Self {
+        Self {
+            device,
+            bool_dtype: None,
+            ops: Vec::new(),
+            shape: None,
+            dtypes: [None; 3],
+            inputs: HashSet::new(),
+            produced: HashSet::new(),
+            live_outputs: 0,
+        }
+    }
+
+    fn bool_dtype(&mut self) -> DType {
+        let device = &self.device;
+        *self
+            .bool_dtype
+            .get_or_insert_with(|| get_device_settings::<CubeBackend>(device).bool_dtype)
+    }
+}
+
+fn kind_slot(dtype: DType) -> Option<usize> {
+    if dtype.is_float() {
+        Some(0)
+    } else if dtype.is_bool() {
+        Some(2)
+    } else if dtype.is_int() {
+        Some(1)
+    } else {
+        None
+    }
+}
+
+impl Fuser<CubeBackend> for ElementwiseFuser {
+    fn accept(&mut self, op: &OperationIr) -> bool {
+        let bool_dtype = self.bool_dtype();
+        let Some((out, _)) = translate(op, bool_dtype, None) else {
+            return false;
+        };
+        if self.shape.as_ref().is_some_and(|shape| *shape != out.shape) {
+            return false;
+        }
+        let mut dtypes = self.dtypes;
+        let mut new_inputs = HashSet::new();
+        let mut consumed = 0;
+        let mut fits = true;
+        op.for_each_tensor(&mut |t| {
+            match kind_slot(t.dtype) {
+                Some(slot) if dtypes[slot].is_none_or(|d| d == t.dtype) => {
+                    dtypes[slot] = Some(t.dtype)
+                }
+                _ => fits = false,
+            }
+            if t.status == TensorStatus::NotInit {
+                return;
+            }
+            if self.produced.contains(&t.id) {
+                consumed += usize::from(t.status == TensorStatus::ReadWrite);
+            } else if !self.inputs.contains(&t.id) {
+                new_inputs.insert(t.id);
+            }
+        });
+        let live = self.live_outputs + 1 - consumed.min(self.live_outputs);
+        if !fits || self.inputs.len() + new_inputs.len() + live > MAX_TENSORS {
+            return false;
+        }
+        self.dtypes = dtypes;
+        self.inputs.extend(new_inputs);
+        self.produced.insert(out.id);
+        self.live_outputs = live;
+        self.shape = Some(out.shape.clone());
+        self.ops.push(op.clone());
+        true
+    }
+
+    fn build(&self) -> Option<Arc<dyn FusedExecution<CubeBackend>>> {
+        let bool_dtype = self.bool_dtype?;
+        let run = bind(&self.ops, bool_dtype);
+        supports(&run.program, &self.device).then(|| {
+            Arc::new(ElementwiseExecution {
+                program: run.program,
+                bool_dtype,
+            }) as Arc<dyn FusedExecution<CubeBackend>>
+        })
+    }
+
+    fn reset(&mut self) {
+        self.ops.clear();
+        self.shape = None;
+        self.dtypes = [None; 3];
+        self.inputs.clear();
+        self.produced.clear();
+        self.live_outputs = 0;
+    }
+}
+
+/// A run's program and what this queue binds to it.
+struct Bound {
+    program: FusedProgram,
+    inputs: Vec<TensorIr>,
+    scalars: Vec<Scalar>,
+    outputs: Vec<TensorIr>,
+    shape: Shape,
+}
+
+#[derive(Default)]
+struct Builder {
+    program: FusedProgram,
+    inputs: Vec<TensorIr>,
+    input_of: HashMap<TensorId, u32>,
+    local_of: HashMap<TensorId, u32>,
+    scalars: Vec<Scalar>,
+}
+
+impl Emit for Builder {
+    fn arg(&mut self, operand: Operand<'_>) -> FusedArg {
+        match operand {
+            Operand::Tensor(t) => {
+                if let Some(&local) = self.local_of.get(&t.id) {
+                    return FusedArg::Local(local);
+                }
+                if let Some(&input) = self.input_of.get(&t.id) {
+                    // A later use may be the last one: the run then owns the buffer.
+                    if t.status == TensorStatus::ReadWrite {
+                        self.inputs[input as usize].status = TensorStatus::ReadWrite;
+                    }
+                    return FusedArg::Input(input);
+                }
+                let input = self.inputs.len() as u32;
+                self.inputs.push(t.clone());
+                self.program.inputs.push(t.dtype);
+                self.input_of.insert(t.id, input);
+                FusedArg::Input(input)
+            }
+            Operand::Scalar(value, dtype) => {
+                self.scalars.push(value);
+                self.program.scalars.push(dtype);
+                FusedArg::Scalar(self.program.scalars.len() as u32 - 1)
+            }
+        }
+    }
+
+    fn local(&mut self, dtype: DType) -> u32 {
+        self.program.locals.push(dtype);
+        self.program.locals.len() as u32 - 1
+    }
+
+    fn push(&mut self, instr: FusedInstr) {
+        self.program.instrs.push(instr);
+    }
+}
+
+/// Binds `ops` (a run the fuser accepted) to a program: its inputs, scalars and outputs.
+fn bind(ops: &[OperationIr], bool_dtype: DType) -> Bound {
+    let mut builder = Builder::default();
+    let mut produced: Vec<(TensorIr, u32)> = Vec::new();
+    let mut consumed: HashSet<TensorId> = HashSet::new();
+    for op in ops {
+        op.for_each_tensor(&mut |t| {
+            if t.status == TensorStatus::ReadWrite {
+                consumed.insert(t.id);
+            }
+        });
+        let (out, local) = translate(op, bool_dtype, Some(&mut builder))
+            .expect("the fuser accepted only operations it translates");
+        let local = local.expect("an emitter was given");
+        builder.local_of.insert(out.id, local);
+        produced.push((out.clone(), local));
+    }
+    let shape = produced[0].0.shape.clone();
+    let mut outputs = Vec::new();
+    for (tensor, local) in produced {
+        if !consumed.contains(&tensor.id) {
+            builder.program.outputs.push(local);
+            outputs.push(tensor);
+        }
+    }
+    Bound {
+        program: builder.program,
+        inputs: builder.inputs,
+        scalars: builder.scalars,
+        outputs,
+        shape,
+    }
+}
+
+/// A fused run: its program, built once, bound to each queue's tensors when executed.
+struct ElementwiseExecution {
+    program: FusedProgram,
+    bool_dtype: DType,
+}
+
+fn cube_tensor(handle: Handle<CubeBackend>) -> CubeTensor {
+    match handle {
+        Handle::Float(t) | Handle::Int(t) | Handle::Bool(t) => t,
+    }
+}
+
+impl FusedExecution<CubeBackend> for ElementwiseExecution {
+    fn execute(&self, ops: &[OperationIr], ctx: &mut ExecutionContext<CubeBackend>) {
+        let run = bind(ops, self.bool_dtype);
+        debug_assert_eq!(run.program, self.program, "a plan is reused for its relative key only");
+        let inputs = run.inputs.iter().map(|t| cube_tensor(ctx.take(t))).collect();
+        let outputs = launch_fused(&self.program, inputs, &run.scalars, &run.shape);
+        for (out, tensor) in run.outputs.iter().zip(outputs) {
+            let handle = if out.dtype.is_float() {
+                Handle::Float(tensor)
+            } else if out.dtype.is_bool() {
+                Handle::Bool(tensor)
+            } else {
+                Handle::Int(tensor)
+            };
+            ctx.put_checked("fused element-wise run", out, handle);
+        }
+    }
+}
