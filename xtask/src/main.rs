@@ -8,6 +8,8 @@
 //! - `bench`: the benchmark (`crates/burn-bench`) in release mode; its options pass through
 //!   (`--backend flex|wgpu|all`, `--workload W1,W2,...`, `--out PATH`, `--help`). The feature
 //!   `wgpu` is built only when a WGPU backend is asked for (the default, `all`, asks for it).
+//!   `bench --fusion` runs the fusion report instead (`crates/burn-bench/src/bin/fusion.rs`:
+//!   W2 launches and time with and without fusion, the plan-cache hit rate of a training step).
 
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
@@ -116,6 +118,15 @@ fn check() -> Result<(), String> {
         "--features",
         "wgpu,autodiff",
     ])?;
+    // The same with `Cube` = `Fusion<CubeBackend>`.
+    cargo(&[
+        "check",
+        "-p",
+        "burn",
+        "--no-default-features",
+        "--features",
+        "fusion,wgpu,autodiff",
+    ])?;
     // The conformance-suite binaries, the benchmark and the main job with the CubeCL backend.
     cargo(&[
         "clippy",
@@ -126,7 +137,7 @@ fn check() -> Result<(), String> {
         "-p",
         "digits",
         "--features",
-        "wgpu",
+        "wgpu,burn-backend-tests/fusion,burn-bench/fusion",
         "--all-targets",
         "--",
         "-D",
@@ -161,6 +172,9 @@ const SUITE_BINARIES: &[&str] = &[
 /// `BURN_REQUIRE_WGPU=1`.
 const CUBE_SUITE_BINARIES: &[&str] = &["cube_f32", "cube_f16", "cube_f64", "autodiff_cube_f32"];
 
+/// The suite binaries run again with `Cube` = `Fusion<CubeBackend>` (feature `fusion`).
+const FUSION_SUITE_BINARIES: &[&str] = &["cube_f32", "autodiff_cube_f32"];
+
 fn test() -> Result<(), String> {
     cargo(&[
         "test",
@@ -188,7 +202,7 @@ fn test() -> Result<(), String> {
     }
     // The book pages and doc examples that need an accelerator feature.
     cargo_with_timeout(
-        &["test", "-p", "burn", "--features", "vulkan", "--doc"],
+        &["test", "-p", "burn", "--features", "vulkan,fusion", "--doc"],
         Some(TEST_BINARY_TIMEOUT),
     )?;
     for binary in CUBE_SUITE_BINARIES {
@@ -205,12 +219,38 @@ fn test() -> Result<(), String> {
             Some(TEST_BINARY_TIMEOUT),
         )?;
     }
+    for binary in FUSION_SUITE_BINARIES {
+        cargo_with_timeout(
+            &[
+                "test",
+                "-p",
+                "burn-backend-tests",
+                "--features",
+                "fusion",
+                "--test",
+                binary,
+            ],
+            Some(TEST_BINARY_TIMEOUT),
+        )?;
+    }
     Ok(())
 }
 
 /// `cargo run --release -p burn-bench [--features wgpu] -- <args>`: the feature only when the
 /// backends asked for include WGPU (`--backend wgpu`, `all`, or no `--backend`: every one).
 fn bench(args: &[String]) -> Result<(), String> {
+    if args.iter().any(|a| a == "--fusion") {
+        return cargo(&[
+            "run",
+            "--release",
+            "-p",
+            "burn-bench",
+            "--features",
+            "fusion",
+            "--bin",
+            "fusion",
+        ]);
+    }
     let mut command = vec!["run", "--release", "-p", "burn-bench"];
     if bench_needs_wgpu(args) {
         command.extend(["--features", "wgpu"]);

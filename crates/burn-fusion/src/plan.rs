@@ -87,10 +87,11 @@ impl<B: FusionBackend> Planner<B> {
                     .iter()
                     .take_while(|op| fuser.accept(op))
                     .count();
-                if len >= 2 && best.as_ref().is_none_or(|(l, _)| len > *l) {
-                    if let Some(execution) = fuser.build() {
-                        best = Some((len, execution));
-                    }
+                if len >= 2
+                    && best.as_ref().is_none_or(|(l, _)| len > *l)
+                    && let Some(execution) = fuser.build()
+                {
+                    best = Some((len, execution));
                 }
                 fuser.reset();
             }

@@ -43,10 +43,10 @@ impl<B: FusionBackend> Server<B> {
     fn sync_inputs(&mut self, stream: StreamId, op: &OperationIr) {
         let mut others = Vec::new();
         op.for_each_tensor(&mut |t| {
-            if t.status != TensorStatus::NotInit {
-                if let Some(streams) = self.pending.get(&t.id) {
-                    others.extend(streams.iter().copied().filter(|&s| s != stream));
-                }
+            if t.status != TensorStatus::NotInit
+                && let Some(streams) = self.pending.get(&t.id)
+            {
+                others.extend(streams.iter().copied().filter(|&s| s != stream));
             }
         });
         for other in others {

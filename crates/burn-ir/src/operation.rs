@@ -135,7 +135,7 @@ macro_rules! define_ir {
         }
 
         // The rules are type-checked here, once, against the recorded argument types.
-        #[allow(dead_code, unused_variables, clippy::too_many_arguments)]
+        #[allow(dead_code, unused_variables, clippy::too_many_arguments, clippy::ptr_arg)]
         const _: () = {
             $( fn $lname(c: &rules::RuleCtx, $($la: &$crate::ir_arg_ty!($lk $($lt)?)),*) {
                 $( let $la = $la.clone(); )*

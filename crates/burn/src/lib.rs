@@ -32,6 +32,16 @@ pub mod backend {
     pub use burn_cubecl::Wgpu;
     #[cfg(feature = "cube")]
     pub use burn_cubecl::{Cube, CubeBackend, CubeDevice};
+    #[cfg(feature = "fusion")]
+    pub use burn_fusion::Fusion;
+
+    /// The fusion decorator (`Cube` = `Fusion<CubeBackend>` with the `fusion` feature): its
+    /// statistics, and the traits a backend implements to fuse its operations.
+    #[cfg(feature = "fusion")]
+    pub mod fusion {
+        pub use burn_fusion::*;
+        pub use burn_ir as ir;
+    }
     #[cfg(feature = "autodiff")]
     pub use burn_dispatch::{AutodiffDevice, CheckpointingStrategy};
     pub use burn_dispatch::{BackendTensor, Dispatch, DispatchDevice, DispatchTensor};
@@ -144,6 +154,9 @@ mod book {
     #[cfg(feature = "train")]
     #[doc = include_str!("../../../burn-book/src/training.md")]
     struct Training;
+    #[cfg(feature = "fusion")]
+    #[doc = include_str!("../../../burn-book/src/fusion.md")]
+    struct Fusion;
     #[doc = include_str!("../../../burn-book/src/benchmarks.md")]
     struct Benchmarks;
 }

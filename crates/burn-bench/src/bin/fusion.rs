@@ -11,7 +11,6 @@
 use burn::backend::CubeBackend;
 use burn::tensor::activation::{log_softmax, relu};
 use burn::tensor::{Device, Distribution, Tensor};
-use burn_backend::ops::FloatTensorOps;
 use burn_backend::{Backend, TensorData};
 use burn_cubecl::{CubeDevice, launch_count};
 use burn_fusion::{Fusion, stats};
@@ -23,7 +22,9 @@ const RUNS: usize = 10;
 /// W2 on backend `B`: launches per run and the median seconds of `RUNS` timed runs.
 fn w2<B: Backend<Device = CubeDevice>>(device: &CubeDevice) -> (u64, f64) {
     let input = |seed: u64| {
-        let values: Vec<f32> = (0..LEN).map(|i| ((i as u64 * 2654435761 + seed) % 1000) as f32 / 1000.0).collect();
+        let values: Vec<f32> = (0..LEN)
+            .map(|i| ((i as u64 * 2654435761 + seed) % 1000) as f32 / 1000.0)
+            .collect();
         B::float_from_data(TensorData::new(values, [LEN]), device)
     };
     let (a, b, c) = (input(1), input(2), input(3));
@@ -57,21 +58,32 @@ fn mlp_step(params: &mut [Tensor<2>; 4], x: &Tensor<2>, targets: &Tensor<2>, lr:
     let grads = loss.backward();
     for p in params.iter_mut() {
         let g = p.grad(&grads).expect("every parameter is used");
-        *p = (p.clone().inner() - g * lr).detach().require_grad();
+        *p = Tensor::from_inner(p.clone().inner() - g * lr).require_grad();
     }
     loss.into_scalar().to_f32()
 }
 
 fn main() {
     let device = CubeDevice::default();
-    println!("fusion on {} (Cube over WGPU)", <CubeBackend as Backend>::name(&device));
+    println!(
+        "fusion on {} (Cube over WGPU)",
+        <CubeBackend as Backend>::name(&device)
+    );
 
     let (unfused_launches, unfused) = w2::<CubeBackend>(&device);
     let (fused_launches, fused) = w2::<Fusion<CubeBackend>>(&device);
     let gb = |s: f64| 16.0 * LEN as f64 / s / 1e9;
     println!("\nW2 exp(a*b + c), 2^24 f32, median of {RUNS}:");
-    println!("  unfused  {unfused_launches} launches/run  {:8.2} ms  {:6.2} GB/s", unfused * 1e3, gb(unfused));
-    println!("  fused    {fused_launches} launches/run  {:8.2} ms  {:6.2} GB/s", fused * 1e3, gb(fused));
+    println!(
+        "  unfused  {unfused_launches} launches/run  {:8.2} ms  {:6.2} GB/s",
+        unfused * 1e3,
+        gb(unfused)
+    );
+    println!(
+        "  fused    {fused_launches} launches/run  {:8.2} ms  {:6.2} GB/s",
+        fused * 1e3,
+        gb(fused)
+    );
     println!("  fused / unfused time: {:.3}", fused / unfused);
 
     let public = Device::cube(device.clone()).autodiff();
@@ -86,7 +98,12 @@ fn main() {
     let init = |shape: [usize; 2], scale: f64| {
         (Tensor::<2>::random(shape, Distribution::Normal(0.0, 1.0), &public) * scale).require_grad()
     };
-    let mut params = [init([64, 128], 0.125), init([1, 128], 0.0), init([128, 10], 0.09), init([1, 10], 0.0)];
+    let mut params = [
+        init([64, 128], 0.125),
+        init([1, 128], 0.0),
+        init([128, 10], 0.09),
+        init([1, 10], 0.0),
+    ];
     let start = stats::<CubeBackend>(&device);
     let mut losses = Vec::new();
     let mut after_warmup = start;
@@ -99,7 +116,10 @@ fn main() {
     let end = stats::<CubeBackend>(&device);
     let steady_hits = end.plan_hits - after_warmup.plan_hits;
     let steady_total = steady_hits + end.plan_misses - after_warmup.plan_misses;
-    println!("\nMLP 64-128-10 training step ×100 (loss {:.4} → {:.4}):", losses[0], losses[99]);
+    println!(
+        "\nMLP 64-128-10 training step ×100 (loss {:.4} → {:.4}):",
+        losses[0], losses[99]
+    );
     println!(
         "  plans: {} hits, {} misses over all steps; after step 3: {steady_hits}/{steady_total} hits ({:.1} %)",
         end.plan_hits - start.plan_hits,

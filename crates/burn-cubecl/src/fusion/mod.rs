@@ -244,8 +244,15 @@ fn cube_tensor(handle: Handle<CubeBackend>) -> CubeTensor {
 impl FusedExecution<CubeBackend> for ElementwiseExecution {
     fn execute(&self, ops: &[OperationIr], ctx: &mut ExecutionContext<CubeBackend>) {
         let run = bind(ops, self.bool_dtype);
-        debug_assert_eq!(run.program, self.program, "a plan is reused for its relative key only");
-        let inputs = run.inputs.iter().map(|t| cube_tensor(ctx.take(t))).collect();
+        debug_assert_eq!(
+            run.program, self.program,
+            "a plan is reused for its relative key only"
+        );
+        let inputs = run
+            .inputs
+            .iter()
+            .map(|t| cube_tensor(ctx.take(t)))
+            .collect();
         let outputs = launch_fused(&self.program, inputs, &run.scalars, &run.shape);
         for (out, tensor) in run.outputs.iter().zip(outputs) {
             let handle = if out.dtype.is_float() {

@@ -179,12 +179,22 @@ pub(crate) fn translate<'a>(
                 Kind::Binary(b, l, r) => {
                     let (lhs, rhs) = (arg(e, l, &locals), arg(e, r, &locals));
                     let out = e.local(dtype);
-                    FusedInstr::Binary { op: *b, lhs, rhs, out }
+                    FusedInstr::Binary {
+                        op: *b,
+                        lhs,
+                        rhs,
+                        out,
+                    }
                 }
                 Kind::Compare(c, l, r) => {
                     let (lhs, rhs) = (arg(e, l, &locals), arg(e, r, &locals));
                     let out = e.local(dtype);
-                    FusedInstr::Compare { op: *c, lhs, rhs, out }
+                    FusedInstr::Compare {
+                        op: *c,
+                        lhs,
+                        rhs,
+                        out,
+                    }
                 }
                 Kind::Not(x) => {
                     let input = arg(e, x, &locals);
@@ -211,13 +221,23 @@ pub(crate) fn translate<'a>(
                     let on_true = arg(e, t, &locals);
                     let on_false = arg(e, f, &locals);
                     let out = e.local(dtype);
-                    FusedInstr::Select { mask, on_true, on_false, out }
+                    FusedInstr::Select {
+                        mask,
+                        on_true,
+                        on_false,
+                        out,
+                    }
                 }
                 Kind::Clamp(x, lo, hi) => {
                     let input = arg(e, x, &locals);
                     let (min, max) = (arg(e, lo, &locals), arg(e, hi, &locals));
                     let out = e.local(dtype);
-                    FusedInstr::Clamp { input, min, max, out }
+                    FusedInstr::Clamp {
+                        input,
+                        min,
+                        max,
+                        out,
+                    }
                 }
             };
             last = instr.out();
@@ -263,7 +283,11 @@ fn s<'a>(value: Scalar, dtype: DType) -> Src<'a> {
 
 /// The steps of `op` (pushed to `steps`) and its output, or `None` when the fused kernel does
 /// not compute it.
-fn plan<'a>(op: &'a OperationIr, bool_dtype: DType, steps: &mut Vec<Step<'a>>) -> Option<&'a TensorIr> {
+fn plan<'a>(
+    op: &'a OperationIr,
+    bool_dtype: DType,
+    steps: &mut Vec<Step<'a>>,
+) -> Option<&'a TensorIr> {
     let mut one = |kind: Kind<'a>, out: &'a TensorIr| {
         steps.push(Step {
             kind,
@@ -283,17 +307,36 @@ fn plan<'a>(op: &'a OperationIr, bool_dtype: DType, steps: &mut Vec<Step<'a>>) -
                 return one(Kind::Compare(c, t(l), rhs_src(&r, l.dtype)), out);
             }
             match f {
-                Fl::IsNan { tensor, out } => one(Kind::Compare(CompareOp::NotEqual, t(tensor), t(tensor)), out),
-                Fl::Clamp { tensor, min, max, out } => one(
+                Fl::IsNan { tensor, out } => one(
+                    Kind::Compare(CompareOp::NotEqual, t(tensor), t(tensor)),
+                    out,
+                ),
+                Fl::Clamp {
+                    tensor,
+                    min,
+                    max,
+                    out,
+                } => one(
                     Kind::Clamp(t(tensor), s(*min, tensor.dtype), s(*max, tensor.dtype)),
                     out,
                 ),
-                Fl::MaskWhere { tensor, mask, value, out } if value.dtype == tensor.dtype => {
+                Fl::MaskWhere {
+                    tensor,
+                    mask,
+                    value,
+                    out,
+                } if value.dtype == tensor.dtype => {
                     one(Kind::Select(t(mask), t(value), t(tensor)), out)
                 }
-                Fl::MaskFill { tensor, mask, value, out } => {
-                    one(Kind::Select(t(mask), s(*value, tensor.dtype), t(tensor)), out)
-                }
+                Fl::MaskFill {
+                    tensor,
+                    mask,
+                    value,
+                    out,
+                } => one(
+                    Kind::Select(t(mask), s(*value, tensor.dtype), t(tensor)),
+                    out,
+                ),
                 Fl::IntoInt { tensor, out, .. } => one(Kind::Cast(t(tensor)), out),
                 Fl::Cast { tensor, out, .. } if tensor.dtype == out.dtype => {
                     one(Kind::Cast(t(tensor)), out)
@@ -309,12 +352,21 @@ fn plan<'a>(op: &'a OperationIr, bool_dtype: DType, steps: &mut Vec<Step<'a>>) -
                 return one(Kind::Compare(c, t(l), rhs_src(&r, l.dtype)), out);
             }
             match i {
-                In::MaskWhere { tensor, mask, value, out } => {
-                    one(Kind::Select(t(mask), t(value), t(tensor)), out)
-                }
-                In::MaskFill { tensor, mask, value, out } => {
-                    one(Kind::Select(t(mask), s(*value, tensor.dtype), t(tensor)), out)
-                }
+                In::MaskWhere {
+                    tensor,
+                    mask,
+                    value,
+                    out,
+                } => one(Kind::Select(t(mask), t(value), t(tensor)), out),
+                In::MaskFill {
+                    tensor,
+                    mask,
+                    value,
+                    out,
+                } => one(
+                    Kind::Select(t(mask), s(*value, tensor.dtype), t(tensor)),
+                    out,
+                ),
                 In::IntoFloat { tensor, out, .. } => one(Kind::Cast(t(tensor)), out),
                 _ => None,
             }
@@ -326,9 +378,12 @@ fn plan<'a>(op: &'a OperationIr, bool_dtype: DType, steps: &mut Vec<Step<'a>>) -
             Bo::IntoInt { tensor, out, .. } | Bo::IntoFloat { tensor, out, .. } => {
                 one(Kind::Cast(t(tensor)), out)
             }
-            Bo::MaskWhere { tensor, mask, value, out } => {
-                one(Kind::Select(t(mask), t(value), t(tensor)), out)
-            }
+            Bo::MaskWhere {
+                tensor,
+                mask,
+                value,
+                out,
+            } => one(Kind::Select(t(mask), t(value), t(tensor)), out),
             _ => None,
         },
         OperationIr::Activation(a) => match a {

@@ -2,12 +2,10 @@
 
 use crate::FusionBackend;
 use crate::handles::{ExecutionContext, Handle};
-use burn_backend::{
-    ConvOptions, ConvTransposeOptions, DType, Distribution, FloatDType, IndexingUpdateOp, IntDType,
-    InterpolateOptions, Scalar, Shape, Slice,
+use burn_ir::{
+    ActivationOperationIr, BoolOperationIr, FloatOperationIr, IntOperationIr, ModuleOperationIr,
+    OperationIr,
 };
-use burn_ir::*;
-use core::ops::Range;
 
 /// Runs one recorded operation of a group.
 pub(crate) trait ExecuteOp<B: FusionBackend> {
@@ -36,19 +34,3 @@ pub(crate) fn execute<B: FusionBackend>(
         OperationIr::Activation(op) => op.execute(ctx, checked),
     }
 }
-
-#[allow(dead_code)]
-type Used = (
-    DType,
-    Shape,
-    Range<i64>,
-    Slice,
-    Scalar,
-    IntDType,
-    FloatDType,
-    Distribution,
-    IndexingUpdateOp,
-    InterpolateOptions,
-    ConvOptions<2>,
-    ConvTransposeOptions<2>,
-);
