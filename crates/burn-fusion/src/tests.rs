@@ -11,6 +11,14 @@ use std::sync::{Arc, Mutex};
 
 type F = Fusion<Flex>;
 
+/// The tests share one device and read its statistics: they run one at a time.
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    static SERIAL: Mutex<()> = Mutex::new(());
+    SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// Every operation a test fuser saw, in order.
 static SEEN: Mutex<Vec<OperationIr>> = Mutex::new(Vec::new());
 
@@ -78,6 +86,7 @@ fn values(t: <F as burn_backend::BackendTypes>::FloatTensorPrimitive) -> Vec<f32
 
 #[test]
 fn chain_matches_the_backend_and_runs_on_read() {
+    let _serial = serial();
     let a = tensor(&[0.5, -1.0, 2.0, 0.0], [2, 2]);
     let b = tensor(&[1.0, 2.0, -0.5, 3.0], [2, 2]);
     let c = tensor(&[0.25, 0.5], [1, 2]);
@@ -109,6 +118,7 @@ fn chain_matches_the_backend_and_runs_on_read() {
 
 #[test]
 fn last_use_is_read_write_and_a_shared_tensor_read_only() {
+    let _serial = serial();
     let a = tensor(&[1.0, 2.0], [1, 2]);
     let kept = a.clone();
     SEEN.lock().unwrap().clear();
@@ -122,7 +132,7 @@ fn last_use_is_read_write_and_a_shared_tensor_read_only() {
         .iter()
         .flat_map(|op| op.tensors().into_iter().map(|t| t.status))
         .collect();
-    // Other tests run concurrently on the same device: find this test's two operations.
+    // Find this test's two operations among those seen.
     let mine = seen
         .iter()
         .position(|op| op.tensors().iter().any(|t| t.id == out_id))
@@ -136,6 +146,7 @@ fn last_use_is_read_write_and_a_shared_tensor_read_only() {
 
 #[test]
 fn repeated_step_hits_the_plan_cache() {
+    let _serial = serial();
     // On its own thread: a stream of its own, so the queue holds only this loop's work.
     std::thread::spawn(|| {
         let start = stats::<Flex>(&FlexDevice);
@@ -162,6 +173,7 @@ fn repeated_step_hits_the_plan_cache() {
 
 #[test]
 fn tensor_from_another_stream_is_ready_before_use() {
+    let _serial = serial();
     let a = tensor(&[1.0, 2.0, 3.0, 4.0], [2, 2]);
     let produced = std::thread::spawn(move || F::float_add_scalar(a, Scalar::from(10.0)))
         .join()
@@ -173,6 +185,7 @@ fn tensor_from_another_stream_is_ready_before_use() {
 
 #[test]
 fn read_in_the_middle_of_a_queue() {
+    let _serial = serial();
     let a = tensor(&[1.0, -2.0], [1, 2]);
     let x = F::float_add_scalar(a, Scalar::from(1.0));
     assert_eq!(values(x.clone()), vec![2.0, -1.0]);
@@ -182,6 +195,7 @@ fn read_in_the_middle_of_a_queue() {
 
 #[test]
 fn data_dependent_shapes_run_at_once() {
+    let _serial = serial();
     let a = tensor(&[1.0, 0.0, 3.0, 0.0], [2, 2]);
     let mask = F::float_greater_elem(a, Scalar::from(0.5));
     let idx = F::bool_argwhere(mask);
@@ -190,6 +204,7 @@ fn data_dependent_shapes_run_at_once() {
 
 #[test]
 fn dropped_tensors_are_released() {
+    let _serial = serial();
     std::thread::spawn(|| {
         let client = crate::client::FusionClient::<Flex>::get(&FlexDevice);
         let a = tensor(&[1.0, 2.0], [1, 2]);
