@@ -89,7 +89,7 @@ macro_rules! define_ir {
      eager { $( $EV:ident = $ename:ident ( $($ea:ident : $ek:ident $([$et:ty])?),* $(,)? ) -> $eout:ident; )* }
     ) => {
         #[doc = concat!("The recorded ", $group, " operations: one variant per backend method, its arguments and its outputs (`out`).")]
-        #[derive(Debug, Clone, PartialEq)]
+        #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
         #[allow(missing_docs)]
         pub enum $Enum {
             $( $LV { $($la: $crate::ir_arg_ty!($lk $($lt)?),)* out: $crate::ir_out_ty!($lout) }, )*
@@ -152,7 +152,7 @@ crate::module_operations!(define_ir);
 crate::activation_operations!(define_ir);
 
 /// Any recorded operation.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum OperationIr {
     /// An operation on float tensors.
     Float(FloatOperationIr),

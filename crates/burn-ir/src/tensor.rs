@@ -1,13 +1,14 @@
 //! How the IR names a tensor and how an operation uses it.
 
 use burn_backend::{DType, Shape};
+use serde::{Deserialize, Serialize};
 
 /// A tensor's identity within one fusion server (unique per device for the process's life).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct TensorId(pub u64);
 
 /// How an operation uses a tensor.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum TensorStatus {
     /// Read; the tensor stays alive for later operations.
     ReadOnly,
@@ -18,7 +19,7 @@ pub enum TensorStatus {
 }
 
 /// One use of a tensor by an operation.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TensorIr {
     /// Which tensor.
     pub id: TensorId,

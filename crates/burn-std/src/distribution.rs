@@ -3,7 +3,7 @@
 use rand::{Rng, RngCore};
 
 /// A distribution to sample tensor values from.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub enum Distribution {
     /// Uniform on `[0, 1)`.
     #[default]

@@ -1,14 +1,42 @@
 //! Option structs of the module operations (convolution, pooling, interpolation, attention,
 //! padding, scatter updates).
 
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// Serde for `[usize; N]` of any `N` (serde's own impls stop at fixed sizes).
+mod array {
+    use super::{Deserialize, Deserializer, Serializer};
+    use serde::de::Error;
+
+    pub fn serialize<S: Serializer, const N: usize>(
+        value: &[usize; N],
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(value.iter())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>, const N: usize>(
+        deserializer: D,
+    ) -> Result<[usize; N], D::Error> {
+        let values = Vec::<usize>::deserialize(deserializer)?;
+        let len = values.len();
+        values
+            .try_into()
+            .map_err(|_| D::Error::custom(format!("expected {N} values, got {len}")))
+    }
+}
+
 /// Options of an N-dimensional convolution.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ConvOptions<const N: usize> {
     /// Step between windows, per spatial dimension.
+    #[serde(with = "array")]
     pub stride: [usize; N],
     /// Zero padding added on both sides, per spatial dimension.
+    #[serde(with = "array")]
     pub padding: [usize; N],
     /// Spacing between kernel taps, per spatial dimension.
+    #[serde(with = "array")]
     pub dilation: [usize; N],
     /// Number of channel groups (1 for a dense convolution).
     pub groups: usize,
@@ -32,15 +60,19 @@ impl<const N: usize> ConvOptions<N> {
 }
 
 /// Options of an N-dimensional transposed convolution.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ConvTransposeOptions<const N: usize> {
     /// Step between windows of the matching forward convolution.
+    #[serde(with = "array")]
     pub stride: [usize; N],
     /// Padding of the matching forward convolution.
+    #[serde(with = "array")]
     pub padding: [usize; N],
     /// Extra size added to one side of the output.
+    #[serde(with = "array")]
     pub padding_out: [usize; N],
     /// Spacing between kernel taps.
+    #[serde(with = "array")]
     pub dilation: [usize; N],
     /// Number of channel groups.
     pub groups: usize,
@@ -66,7 +98,7 @@ impl<const N: usize> ConvTransposeOptions<N> {
 }
 
 /// How `interpolate` computes new samples.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum InterpolateMode {
     /// The nearest input sample (PyTorch's `nearest`).
     Nearest,
@@ -77,7 +109,7 @@ pub enum InterpolateMode {
 }
 
 /// Options of `interpolate`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct InterpolateOptions {
     /// How to compute samples.
     pub mode: InterpolateMode,
@@ -102,7 +134,7 @@ impl InterpolateOptions {
 }
 
 /// Options of scaled dot-product attention.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct AttentionModuleOptions {
     /// Scale applied to `q·kᵀ`; `None` means `1/sqrt(head_dim)`.
     pub scale: Option<f64>,
@@ -128,7 +160,7 @@ pub enum PadMode {
 }
 
 /// How a scatter combines an update with the existing value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum IndexingUpdateOp {
     /// The update is added.
     Add,

@@ -4,7 +4,7 @@ use core::ops::{Range, RangeFrom, RangeFull, RangeInclusive, RangeTo, RangeToInc
 
 /// A range over one dimension: `start..end` by `step`. Negative `start`/`end` count from the
 /// end of the dimension; a negative `step` walks the range backwards (last element first).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Slice {
     /// First index (inclusive); negative counts from the end.
     pub start: isize,
