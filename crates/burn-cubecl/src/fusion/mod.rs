@@ -8,6 +8,7 @@
 //! intermediates consumed inside the run stay in registers, and only tensors still used after
 //! the run are written (into a consumed input's buffer when the kernel can).
 
+mod reduce;
 mod translate;
 
 use self::translate::{Emit, Operand, translate};
@@ -24,20 +25,23 @@ const MAX_TENSORS: usize = 12;
 
 impl FusionBackend for CubeBackend {
     fn fusers(device: &CubeDevice) -> Vec<Box<dyn Fuser<Self>>> {
-        vec![Box::new(ElementwiseFuser::new(device.clone()))]
+        vec![
+            Box::new(ElementwiseFuser::new(device.clone())),
+            Box::new(reduce::ReduceFuser::new(device.clone())),
+        ]
     }
 }
 
 /// Finds runs of element-wise operations the fused kernel computes.
 pub struct ElementwiseFuser {
-    device: CubeDevice,
+    pub(crate) device: CubeDevice,
     bool_dtype: Option<DType>,
-    ops: Vec<OperationIr>,
-    shape: Option<Shape>,
+    pub(crate) ops: Vec<OperationIr>,
+    pub(crate) shape: Option<Shape>,
     /// The float, int and bool dtype of the run so far.
     dtypes: [Option<DType>; 3],
     inputs: HashSet<TensorId>,
-    produced: HashSet<TensorId>,
+    pub(crate) produced: HashSet<TensorId>,
     live_outputs: usize,
 }
 
@@ -56,7 +60,7 @@ impl ElementwiseFuser {
         }
     }
 
-    fn bool_dtype(&mut self) -> DType {
+    pub(crate) fn bool_dtype(&mut self) -> DType {
         let device = &self.device;
         *self
             .bool_dtype
@@ -120,7 +124,7 @@ impl Fuser<CubeBackend> for ElementwiseFuser {
 
     fn build(&self) -> Option<Arc<dyn FusedExecution<CubeBackend>>> {
         let bool_dtype = self.bool_dtype?;
-        let run = bind(&self.ops, bool_dtype);
+        let run = bind(&self.ops, &[], bool_dtype);
         supports(&run.program, &self.device).then(|| {
             Arc::new(ElementwiseExecution {
                 program: run.program,
@@ -140,12 +144,14 @@ impl Fuser<CubeBackend> for ElementwiseFuser {
 }
 
 /// A run's program and what this queue binds to it.
-struct Bound {
-    program: FusedProgram,
-    inputs: Vec<TensorIr>,
-    scalars: Vec<Scalar>,
-    outputs: Vec<TensorIr>,
-    shape: Shape,
+pub(crate) struct Bound {
+    pub(crate) program: FusedProgram,
+    pub(crate) inputs: Vec<TensorIr>,
+    pub(crate) scalars: Vec<Scalar>,
+    pub(crate) outputs: Vec<TensorIr>,
+    pub(crate) shape: Shape,
+    /// The local each tensor produced by the run is held in.
+    pub(crate) locals: HashMap<TensorId, u32>,
 }
 
 #[derive(Default)]
@@ -196,10 +202,19 @@ impl Emit for Builder {
 }
 
 /// Binds `ops` (a run the fuser accepted) to a program: its inputs, scalars and outputs.
-fn bind(ops: &[OperationIr], bool_dtype: DType) -> Bound {
+/// `consumers` are operations after the run that are fused with it (a reduction): a tensor
+/// they use for the last time is not an output either.
+pub(crate) fn bind(ops: &[OperationIr], consumers: &[OperationIr], bool_dtype: DType) -> Bound {
     let mut builder = Builder::default();
     let mut produced: Vec<(TensorIr, u32)> = Vec::new();
     let mut consumed: HashSet<TensorId> = HashSet::new();
+    for op in consumers {
+        op.for_each_tensor(&mut |t| {
+            if t.status == TensorStatus::ReadWrite {
+                consumed.insert(t.id);
+            }
+        });
+    }
     for op in ops {
         op.for_each_tensor(&mut |t| {
             if t.status == TensorStatus::ReadWrite {
@@ -226,6 +241,7 @@ fn bind(ops: &[OperationIr], bool_dtype: DType) -> Bound {
         scalars: builder.scalars,
         outputs,
         shape,
+        locals: builder.local_of,
     }
 }
 
@@ -235,7 +251,7 @@ struct ElementwiseExecution {
     bool_dtype: DType,
 }
 
-fn cube_tensor(handle: Handle<CubeBackend>) -> CubeTensor {
+pub(crate) fn cube_tensor(handle: Handle<CubeBackend>) -> CubeTensor {
     match handle {
         Handle::Float(t) | Handle::Int(t) | Handle::Bool(t) => t,
     }
@@ -243,7 +259,7 @@ fn cube_tensor(handle: Handle<CubeBackend>) -> CubeTensor {
 
 impl FusedExecution<CubeBackend> for ElementwiseExecution {
     fn execute(&self, ops: &[OperationIr], ctx: &mut ExecutionContext<CubeBackend>) {
-        let run = bind(ops, self.bool_dtype);
+        let run = bind(ops, &[], self.bool_dtype);
         debug_assert_eq!(
             run.program, self.program,
             "a plan is reused for its relative key only"
@@ -255,14 +271,18 @@ impl FusedExecution<CubeBackend> for ElementwiseExecution {
             .collect();
         let outputs = launch_fused(&self.program, inputs, &run.scalars, &run.shape);
         for (out, tensor) in run.outputs.iter().zip(outputs) {
-            let handle = if out.dtype.is_float() {
-                Handle::Float(tensor)
-            } else if out.dtype.is_bool() {
-                Handle::Bool(tensor)
-            } else {
-                Handle::Int(tensor)
-            };
-            ctx.put_checked("fused element-wise run", out, handle);
+            ctx.put_checked("fused element-wise run", out, handle_of(out, tensor));
         }
+    }
+}
+
+/// `tensor` as the handle of the kind `out` records.
+pub(crate) fn handle_of(out: &TensorIr, tensor: CubeTensor) -> Handle<CubeBackend> {
+    if out.dtype.is_float() {
+        Handle::Float(tensor)
+    } else if out.dtype.is_bool() {
+        Handle::Bool(tensor)
+    } else {
+        Handle::Int(tensor)
     }
 }

@@ -36,7 +36,7 @@ impl ReduceOp {
     }
 
     /// The operation a second pass applies to the partial results of this one.
-    fn combining(self) -> ReduceOp {
+    pub(crate) fn combining(self) -> ReduceOp {
         match self {
             ReduceOp::Mean => ReduceOp::Sum,
             op => op,
@@ -124,7 +124,7 @@ fn reduce_kernel<I: Numeric, A: Numeric, O: Numeric>(
 }
 
 /// The dtype values accumulate in: `f32` for 16-bit floats, the dtype itself otherwise.
-fn accumulator(dtype: DType) -> DType {
+pub(crate) fn accumulator(dtype: DType) -> DType {
     match dtype {
         DType::F16 | DType::BF16 => DType::F32,
         dtype => dtype,
@@ -132,13 +132,13 @@ fn accumulator(dtype: DType) -> DType {
 }
 
 /// Lines longer than this are split into parts when there are few outputs.
-const PART_LEN: usize = 1024;
+pub(crate) const PART_LEN: usize = 1024;
 /// Outputs below this count leave units idle, so their lines are split.
-const FEW_OUTPUTS: usize = 8192;
+pub(crate) const FEW_OUTPUTS: usize = 8192;
 
 /// One pass of [`reduce_kernel`] over `input` along `dim` into a new `out_dtype` tensor with
 /// `parts` at `dim`.
-fn launch_pass(
+pub(crate) fn launch_pass(
     op: ReduceOp,
     input: &CubeTensor,
     dim: usize,

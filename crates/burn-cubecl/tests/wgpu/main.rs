@@ -17,6 +17,7 @@ mod cubek;
 mod device;
 mod errors;
 mod fused;
+mod fused_reduce;
 mod index;
 mod int_matmul;
 mod interpolate;

@@ -52,22 +52,22 @@ pub(crate) fn fused_kernel<F: Float, A: Float, I: Numeric, B: Numeric, N: Size>(
 }
 
 /// The expanded input views and scalars of one launch.
-struct Views<'a, F: Float, I: Numeric, B: Numeric, N: Size> {
-    float_inputs: Vec<<LinearView<'a, Vector<F, N>> as CubeType>::ExpandType>,
-    int_inputs: Vec<<LinearView<'a, Vector<I, N>> as CubeType>::ExpandType>,
-    bool_inputs: Vec<<LinearView<'a, Vector<B, N>> as CubeType>::ExpandType>,
-    scalars: Vec<<InputScalar as CubeType>::ExpandType>,
+pub(super) struct Views<'a, F: Float, I: Numeric, B: Numeric, N: Size> {
+    pub(super) float_inputs: Vec<<LinearView<'a, Vector<F, N>> as CubeType>::ExpandType>,
+    pub(super) int_inputs: Vec<<LinearView<'a, Vector<I, N>> as CubeType>::ExpandType>,
+    pub(super) bool_inputs: Vec<<LinearView<'a, Vector<B, N>> as CubeType>::ExpandType>,
+    pub(super) scalars: Vec<<InputScalar as CubeType>::ExpandType>,
 }
 
 /// The expanded output views of one launch.
-struct Outputs<'a, F: Float, I: Numeric, B: Numeric, N: Size> {
-    floats: Vec<<LinearViewMut<'a, Vector<F, N>> as CubeType>::ExpandType>,
-    ints: Vec<<LinearViewMut<'a, Vector<I, N>> as CubeType>::ExpandType>,
-    bools: Vec<<LinearViewMut<'a, Vector<B, N>> as CubeType>::ExpandType>,
+pub(super) struct Outputs<'a, F: Float, I: Numeric, B: Numeric, N: Size> {
+    pub(super) floats: Vec<<LinearViewMut<'a, Vector<F, N>> as CubeType>::ExpandType>,
+    pub(super) ints: Vec<<LinearViewMut<'a, Vector<I, N>> as CubeType>::ExpandType>,
+    pub(super) bools: Vec<<LinearViewMut<'a, Vector<B, N>> as CubeType>::ExpandType>,
 }
 
 /// One value of the program during expansion.
-enum Value<A: Float, I: Numeric, N: Size> {
+pub(super) enum Value<A: Float, I: Numeric, N: Size> {
     Float(NativeExpand<Vector<A, N>>),
     Int(NativeExpand<Vector<I, N>>),
     Bool(NativeExpand<Vector<bool, N>>),
@@ -82,7 +82,7 @@ impl<A: Float, I: Numeric, N: Size> Clone for Value<A, I, N> {
 impl<A: Float, I: Numeric, N: Size> Copy for Value<A, I, N> {}
 
 impl<A: Float, I: Numeric, N: Size> Value<A, I, N> {
-    fn float(self) -> NativeExpand<Vector<A, N>> {
+    pub(super) fn float(self) -> NativeExpand<Vector<A, N>> {
         match self {
             Value::Float(v) => v,
             _ => unreachable!("fused: the program check guarantees a float here"),
@@ -113,6 +113,18 @@ fn interpret<'a, F: Float, A: Float, I: Numeric, B: Numeric, N: Size>(
     pos: NativeExpand<usize>,
     program: &KernelProgram,
 ) {
+    let locals = evaluate::<F, A, I, B, N>(scope, views, pos, program);
+    write_outputs::<F, A, I, B, N>(scope, &mut outputs, pos, program, &locals);
+}
+
+/// Expands the instructions at `pos` (each input read once, at its first use) and returns
+/// every local.
+pub(super) fn evaluate<'a, F: Float, A: Float, I: Numeric, B: Numeric, N: Size>(
+    scope: &Scope,
+    views: &Views<'a, F, I, B, N>,
+    pos: NativeExpand<usize>,
+    program: &KernelProgram,
+) -> Vec<Option<Value<A, I, N>>> {
     let mut inputs: Vec<Option<Value<A, I, N>>> = vec![None; program.inputs.len()];
     let mut locals: Vec<Option<Value<A, I, N>>> = vec![None; program.locals.len()];
     let mut scalars: Vec<Option<Value<A, I, N>>> = vec![None; program.scalars.len()];
@@ -204,6 +216,17 @@ fn interpret<'a, F: Float, A: Float, I: Numeric, B: Numeric, N: Size>(
         };
         locals[instr.out() as usize] = Some(value);
     }
+    locals
+}
+
+/// Writes the program's outputs at `pos` from the evaluated `locals`.
+pub(super) fn write_outputs<'a, F: Float, A: Float, I: Numeric, B: Numeric, N: Size>(
+    scope: &Scope,
+    outputs: &mut Outputs<'a, F, I, B, N>,
+    pos: NativeExpand<usize>,
+    program: &KernelProgram,
+    locals: &[Option<Value<A, I, N>>],
+) {
     for &(local, kind, position) in &program.outputs {
         let value = locals[local as usize].expect("checked: written");
         match kind {

@@ -26,8 +26,10 @@
 
 mod kernel;
 mod program;
+mod reduce;
 
 pub use program::{FusedArg, FusedInstr, FusedProgram};
+pub use reduce::{launch_fused_reduce, supports_reduce};
 
 use self::kernel::fused_kernel;
 use self::program::{Checked, Kind};
@@ -51,21 +53,24 @@ pub fn supports(program: &FusedProgram, device: &CubeDevice) -> bool {
     let Ok(checked) = program.check() else {
         return false;
     };
-    supported(&checked, program, &device.client(), device.runtime())
+    supported(&checked, program, &device.client(), device.runtime(), 0)
 }
 
+/// Whether the checked program runs on `client`, `extra` buffers bound besides its inputs and
+/// outputs.
 fn supported(
     checked: &Checked,
     program: &FusedProgram,
     client: &Client,
     runtime: RuntimeId,
+    extra: usize,
 ) -> bool {
     let arithmetic = |dtype: Option<DType>| dtype.is_none_or(|d| dtype_usage(client, d).arithmetic);
     let storage = |dtype: Option<DType>| dtype.is_none_or(|d| dtype_usage(client, d).storage);
     let f64_transcendental =
         checked.float == Some(DType::F64) && runtime == RuntimeId::Wgpu && checked.transcendental();
     // Every input and output is one buffer; the launch adds one for its metadata.
-    let buffers = program.inputs.len() + program.outputs.len() + 1;
+    let buffers = program.inputs.len() + program.outputs.len() + 1 + extra;
     let max_bindings = client.properties().hardware.max_bindings as usize;
     arithmetic(checked.float)
         && arithmetic(checked.float.map(float_compute))
@@ -113,7 +118,7 @@ pub fn launch_fused(
     let first = &inputs[0];
     let (client, device) = (first.client.clone(), first.device.clone());
     assert!(
-        supported(&checked, program, &client, device.runtime()),
+        supported(&checked, program, &client, device.runtime(), 0),
         "launch_fused: the program cannot run as one kernel on {} (check `supports` first): \
          {program:?}",
         client.name()
@@ -237,7 +242,7 @@ fn first_empty(inputs: &[CubeTensor], shape: &Shape, dtype: DType) -> CubeTensor
 }
 
 /// Panics unless the launch arguments match the program and broadcast to `out_shape`.
-fn check_launch(
+pub(super) fn check_launch(
     program: &FusedProgram,
     inputs: &[CubeTensor],
     scalars: &[Scalar],

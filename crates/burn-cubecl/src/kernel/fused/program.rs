@@ -257,6 +257,12 @@ impl FusedProgram {
     /// Checks the program (SSA form, indices, the dtypes each instruction takes, one dtype
     /// per kind) and returns its kernel form, or a message saying what is wrong.
     pub(crate) fn check(&self) -> Result<Checked, String> {
+        self.check_outputs(true)
+    }
+
+    /// [`FusedProgram::check`], allowing a program without outputs when `require_output` is
+    /// false (a reduction's prologue may keep every value in registers).
+    pub(crate) fn check_outputs(&self, require_output: bool) -> Result<Checked, String> {
         let mut written = vec![false; self.locals.len()];
         for (at, instr) in self.instrs.iter().enumerate() {
             let dtypes = instr
@@ -278,7 +284,7 @@ impl FusedProgram {
             }
             check_types(instr, &dtypes, out_dtype).map_err(|e| format!("instruction {at}: {e}"))?;
         }
-        if self.outputs.is_empty() {
+        if require_output && self.outputs.is_empty() {
             return Err("the program has no output".into());
         }
         for &local in &self.outputs {
