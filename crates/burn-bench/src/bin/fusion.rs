@@ -1,9 +1,9 @@
 //! `cargo xtask bench --fusion`: what the fusion decorator does on the CubeCL backend (WGPU;
 //! Mesa's lavapipe where there is no GPU), measured in one run.
 //!
-//! - W2, `exp(a*b + c)` over 2^24 f32: kernel launches per run, read from the backend
-//!   (`burn_cubecl::launch_count`), and the median time, unfused (`CubeBackend`) and fused
-//!   (`Fusion<CubeBackend>`), with their ratio.
+//! - W2, `exp(a*b + c)` over 2^24 f32, and W4, softmax over the last axis of [4096, 1024]:
+//!   kernel launches per run, read from the backend (`burn_cubecl::launch_count`), and the
+//!   median time, unfused (`CubeBackend`) and fused (`Fusion<CubeBackend>`), with their ratio.
 //! - A training step of a small MLP (64 → 128 → 10, ReLU, softmax cross-entropy, SGD) repeated
 //!   100 times through the public API on `Cube` (= `Fusion<CubeBackend>`): the plan-cache hit
 //!   rate of the fusion server, and the fused/unfused operation counts.
@@ -11,6 +11,7 @@
 use burn::backend::CubeBackend;
 use burn::tensor::activation::{log_softmax, relu};
 use burn::tensor::{Device, Distribution, Tensor};
+use burn_backend::tensor::FloatTensor;
 use burn_backend::{Backend, TensorData};
 use burn_cubecl::{CubeDevice, launch_count};
 use burn_fusion::{Fusion, stats};
@@ -19,22 +20,31 @@ use std::time::Instant;
 const LEN: usize = 1 << 24;
 const RUNS: usize = 10;
 
-/// W2 on backend `B`: launches per run and the median seconds of `RUNS` timed runs.
-fn w2<B: Backend<Device = CubeDevice>>(device: &CubeDevice) -> (u64, f64) {
-    let input = |seed: u64| {
-        let values: Vec<f32> = (0..LEN)
-            .map(|i| ((i as u64 * 2654435761 + seed) % 1000) as f32 / 1000.0)
-            .collect();
-        B::float_from_data(TensorData::new(values, [LEN]), device)
-    };
-    let (a, b, c) = (input(1), input(2), input(3));
-    B::sync(device).unwrap();
+/// Deterministic inputs in `[0, 1)`.
+fn input<B: Backend<Device = CubeDevice>>(
+    shape: &[usize],
+    seed: u64,
+    device: &CubeDevice,
+) -> FloatTensor<B> {
+    let len: usize = shape.iter().product();
+    let values: Vec<f32> = (0..len)
+        .map(|i| ((i as u64 * 2654435761 + seed) % 1000) as f32 / 1000.0)
+        .collect();
+    B::float_from_data(TensorData::new(values, shape.to_vec()), device)
+}
+
+/// Kernel launches of one run of `work` and the median seconds of `RUNS` timed runs (each
+/// ending with a sync), after a warm-up run that compiles the kernels.
+fn measure<B: Backend<Device = CubeDevice>>(
+    device: &CubeDevice,
+    work: impl Fn() -> FloatTensor<B>,
+) -> (u64, f64) {
     let run = || {
-        let out = B::float_exp(B::float_add(B::float_mul(a.clone(), b.clone()), c.clone()));
+        let out = work();
         B::sync(device).unwrap();
         out
     };
-    drop(run()); // warm-up: kernel compilation
+    drop(run());
     let before = launch_count();
     drop(run());
     let launches = launch_count() - before;
@@ -47,6 +57,29 @@ fn w2<B: Backend<Device = CubeDevice>>(device: &CubeDevice) -> (u64, f64) {
         .collect();
     times.sort_by(f64::total_cmp);
     (launches, times[RUNS / 2])
+}
+
+/// W2, `exp(a*b + c)` over 2^24 elements.
+fn w2<B: Backend<Device = CubeDevice>>(device: &CubeDevice) -> (u64, f64) {
+    let (a, b, c) = (
+        input::<B>(&[LEN], 1, device),
+        input::<B>(&[LEN], 2, device),
+        input::<B>(&[LEN], 3, device),
+    );
+    measure::<B>(device, || {
+        B::float_exp(B::float_add(B::float_mul(a.clone(), b.clone()), c.clone()))
+    })
+}
+
+/// W4, softmax over the last axis of `[4096, 1024]`, as the public `softmax` composes it.
+fn w4<B: Backend<Device = CubeDevice>>(device: &CubeDevice) -> (u64, f64) {
+    let x = input::<B>(&[4096, 1024], 4, device);
+    measure::<B>(device, || {
+        let max = B::float_max_dim(x.clone(), 1);
+        let exp = B::float_exp(B::float_sub(x.clone(), max));
+        let sum = B::float_sum_dim(exp.clone(), 1);
+        B::float_div(exp, sum)
+    })
 }
 
 /// One SGD step of the MLP; returns the loss.
@@ -70,21 +103,34 @@ fn main() {
         <CubeBackend as Backend>::name(&device)
     );
 
-    let (unfused_launches, unfused) = w2::<CubeBackend>(&device);
-    let (fused_launches, fused) = w2::<Fusion<CubeBackend>>(&device);
-    let gb = |s: f64| 16.0 * LEN as f64 / s / 1e9;
-    println!("\nW2 exp(a*b + c), 2^24 f32, median of {RUNS}:");
+    let report = |title: &str, unfused: (u64, f64), fused: (u64, f64)| {
+        println!("\n{title}, median of {RUNS}:");
+        println!(
+            "  unfused  {} launches/run  {:8.2} ms",
+            unfused.0,
+            unfused.1 * 1e3
+        );
+        println!(
+            "  fused    {} launches/run  {:8.2} ms",
+            fused.0,
+            fused.1 * 1e3
+        );
+        println!("  fused / unfused time: {:.3}", fused.1 / unfused.1);
+    };
+    let unfused = w2::<CubeBackend>(&device);
+    let fused = w2::<Fusion<CubeBackend>>(&device);
+    report("W2 exp(a*b + c), 2^24 f32", unfused, fused);
     println!(
-        "  unfused  {unfused_launches} launches/run  {:8.2} ms  {:6.2} GB/s",
-        unfused * 1e3,
-        gb(unfused)
+        "  fused: {:.2} GB/s effective (16 bytes per element)",
+        16.0 * LEN as f64 / fused.1 / 1e9
     );
-    println!(
-        "  fused    {fused_launches} launches/run  {:8.2} ms  {:6.2} GB/s",
-        fused * 1e3,
-        gb(fused)
+    let unfused = w4::<CubeBackend>(&device);
+    let fused = w4::<Fusion<CubeBackend>>(&device);
+    report(
+        "W4 softmax over the last axis of [4096, 1024] f32",
+        unfused,
+        fused,
     );
-    println!("  fused / unfused time: {:.3}", fused / unfused);
 
     let public = Device::cube(device.clone()).autodiff();
     public.seed(7);
