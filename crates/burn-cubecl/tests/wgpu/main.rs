@@ -18,6 +18,7 @@ mod device;
 mod errors;
 mod fused;
 mod fused_reduce;
+mod fused_support;
 mod index;
 mod int_matmul;
 mod interpolate;

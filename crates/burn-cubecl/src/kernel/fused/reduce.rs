@@ -135,7 +135,7 @@ fn fused_reduce_kernel<F: Float, A: Float, I: Numeric, B: Numeric, R: Numeric, N
         acc = combine::<A, N>(acc, value, op);
     }
     if mean {
-        acc = acc / Vector::new(divisor.get::<A>());
+        acc /= Vector::new(divisor.get::<A>());
     }
     reduced[ABSOLUTE_POS] = Vector::cast_from(acc);
 }
