@@ -39,7 +39,7 @@ pub struct ElementwiseFuser {
     pub(crate) ops: Vec<OperationIr>,
     pub(crate) shape: Option<Shape>,
     /// The float, int and bool dtype of the run so far.
-    dtypes: [Option<DType>; 3],
+    pub(crate) dtypes: [Option<DType>; 3],
     inputs: HashSet<TensorId>,
     pub(crate) produced: HashSet<TensorId>,
     live_outputs: usize,

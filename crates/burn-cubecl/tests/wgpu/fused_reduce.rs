@@ -8,7 +8,8 @@ use crate::harness::{
 };
 use burn_backend::{DType, Shape};
 use burn_cubecl::fused::{
-    FusedArg, FusedInstr, FusedProgram, launch_fused_reduce, supports_reduce,
+    FusedArg, FusedInstr, FusedProgram, FusedReduction, ReduceEpilogue, launch_fused_reduce,
+    supports_reduce,
 };
 use burn_cubecl::kernel::{BinaryOp, ReduceOp, UnaryOp, binary, reduce, unary};
 use burn_cubecl::launch_count;
@@ -119,8 +120,11 @@ fn softmax_denominator_and_other_reductions_match_float64() {
                 tensor(&device, &x, &shape, DType::F32),
                 tensor(&device, &m, &m_shape, DType::F32),
             ];
-            let (out, outputs) =
-                launch_fused_reduce(&program, 1, op, inputs, &[], &Shape::new(shape), dim);
+            let FusedReduction {
+                reduced: out,
+                outputs,
+                ..
+            } = launch_fused_reduce(&program, 1, op, inputs, &[], &Shape::new(shape), dim, None);
             assert!(outputs.is_empty());
             let out_shape = reduced_shape(&shape, dim);
             let expected = host_reduce(op, &exp, &shape, dim);
@@ -148,7 +152,11 @@ fn long_lines_take_two_passes_and_outputs_are_written() {
         tensor(&device, &m, &[1], DType::F32),
     ];
     let program = exp_sub(DType::F32, true);
-    let (out, outputs) = launch_fused_reduce(
+    let FusedReduction {
+        reduced: out,
+        outputs,
+        ..
+    } = launch_fused_reduce(
         &program,
         1,
         ReduceOp::Mean,
@@ -156,6 +164,7 @@ fn long_lines_take_two_passes_and_outputs_are_written() {
         &[],
         &Shape::new(shape),
         Some(0),
+        None,
     );
     let expected = host_reduce(ReduceOp::Mean, &exp, &shape, Some(0));
     assert_close(
@@ -180,7 +189,7 @@ fn nan_wins_max_and_f16_accumulates_in_f32() {
         tensor(&device, &x, &shape, DType::F32),
         tensor(&device, &m, &[4, 1], DType::F32),
     ];
-    let (out, _) = launch_fused_reduce(
+    let out = launch_fused_reduce(
         &exp_sub(DType::F32, false),
         1,
         ReduceOp::Max,
@@ -188,7 +197,9 @@ fn nan_wins_max_and_f16_accumulates_in_f32() {
         &[],
         &Shape::new(shape),
         Some(1),
-    );
+        None,
+    )
+    .reduced;
     let got = read(out, &[4, 1], DType::F32);
     assert!(
         got[1].is_nan() && !got[0].is_nan() && !got[2].is_nan(),
@@ -202,7 +213,7 @@ fn nan_wins_max_and_f16_accumulates_in_f32() {
         tensor(&device, &x, &shape, DType::F16),
         tensor(&device, &m, &[3, 1], DType::F16),
     ];
-    let (out, _) = launch_fused_reduce(
+    let out = launch_fused_reduce(
         &exp_sub(DType::F16, false),
         1,
         ReduceOp::Sum,
@@ -210,7 +221,9 @@ fn nan_wins_max_and_f16_accumulates_in_f32() {
         &[],
         &Shape::new(shape),
         Some(1),
-    );
+        None,
+    )
+    .reduced;
     let expected = host_reduce(
         ReduceOp::Sum,
         &host_exp_sub(&x, &m, &shape, &[3, 1]),
@@ -254,7 +267,7 @@ fn one_launch_and_the_same_values_as_the_unfused_kernels() {
     for _ in 0..4 {
         let (a2, b2) = (a.clone(), b.clone());
         let before = launch_count();
-        let (out, _) = launch_fused_reduce(
+        let out = launch_fused_reduce(
             &exp_sub(DType::F32, false),
             1,
             ReduceOp::Sum,
@@ -262,7 +275,9 @@ fn one_launch_and_the_same_values_as_the_unfused_kernels() {
             &[],
             &Shape::new(shape),
             Some(1),
-        );
+            None,
+        )
+        .reduced;
         fused_launches = fused_launches.min(launch_count() - before);
         fused = Some(out);
     }
@@ -287,6 +302,7 @@ fn supports_reduce_refuses_what_it_cannot_fuse() {
         ReduceOp::Sum,
         &shape,
         Some(1),
+        None,
         &device
     ));
     assert!(!supports_reduce(
@@ -295,6 +311,7 @@ fn supports_reduce_refuses_what_it_cannot_fuse() {
         ReduceOp::ArgMax,
         &shape,
         Some(1),
+        None,
         &device
     ));
     assert!(!supports_reduce(
@@ -303,6 +320,7 @@ fn supports_reduce_refuses_what_it_cannot_fuse() {
         ReduceOp::Sum,
         &shape,
         Some(2),
+        None,
         &device
     ));
     assert!(!supports_reduce(
@@ -311,6 +329,7 @@ fn supports_reduce_refuses_what_it_cannot_fuse() {
         ReduceOp::Sum,
         &Shape::new([0, 4]),
         Some(1),
+        None,
         &device
     ));
     assert!(!supports_reduce(
@@ -319,6 +338,101 @@ fn supports_reduce_refuses_what_it_cannot_fuse() {
         ReduceOp::Sum,
         &shape,
         Some(1),
+        None,
         &device
     ));
+}
+
+/// `sqrt(r + eps) * w`: the reduced value `r` is the last input, `w` of the reduced shape.
+fn sqrt_add_mul(dtype: DType) -> FusedProgram {
+    FusedProgram {
+        inputs: vec![dtype, dtype],
+        scalars: vec![dtype],
+        locals: vec![dtype, dtype, dtype],
+        instrs: vec![
+            FusedInstr::Binary {
+                op: BinaryOp::Add,
+                lhs: Input(1),
+                rhs: FusedArg::Scalar(0),
+                out: 0,
+            },
+            FusedInstr::Unary {
+                op: UnaryOp::Sqrt,
+                input: Local(0),
+                out: 1,
+            },
+            FusedInstr::Binary {
+                op: BinaryOp::Mul,
+                lhs: Local(1),
+                rhs: Input(0),
+                out: 2,
+            },
+        ],
+        outputs: vec![2],
+    }
+}
+
+#[test]
+fn epilogue_runs_on_each_reduced_value_in_one_or_two_passes() {
+    let device = device_or_skip!();
+    // Short lines (one pass, epilogue in the kernel) and one long line (two passes, then the
+    // epilogue as its own launch).
+    for (shape, m_shape, w_shape) in [
+        (vec![5, 40], vec![5, 1], vec![5, 1]),
+        (vec![1, 1 << 16], vec![1, 1], vec![1, 1]),
+    ] {
+        let x = random_values(&mut rng(51), &shape, DType::F32, -1.0, 1.0);
+        let m = random_values(&mut rng(52), &m_shape, DType::F32, -0.5, 0.5);
+        let w = random_values(&mut rng(53), &w_shape, DType::F32, 0.5, 2.0);
+        let eps = 0.25;
+        let inputs = vec![
+            tensor(&device, &x, &shape, DType::F32),
+            tensor(&device, &m, &m_shape, DType::F32),
+        ];
+        let epilogue = ReduceEpilogue {
+            program: sqrt_add_mul(DType::F32),
+            inputs: vec![tensor(&device, &w, &w_shape, DType::F32)],
+            scalars: vec![burn_backend::Scalar::Float(eps)],
+        };
+        let fused = launch_fused_reduce(
+            &exp_sub(DType::F32, false),
+            1,
+            ReduceOp::Mean,
+            inputs,
+            &[],
+            &Shape::new(shape.clone()),
+            Some(1),
+            Some(epilogue),
+        );
+        let means = host_reduce(
+            ReduceOp::Mean,
+            &host_exp_sub(&x, &m, &shape, &m_shape),
+            &shape,
+            Some(1),
+        );
+        let expected: Vec<f64> = means
+            .iter()
+            .zip(&w)
+            .map(|(r, w)| (r + eps).sqrt() * w)
+            .collect();
+        let out_shape = reduced_shape(&shape, Some(1));
+        assert_close(
+            "reduced",
+            &read(fused.reduced, &out_shape, DType::F32),
+            &means,
+            (1e-5, 1e-5),
+        );
+        assert_eq!(fused.epilogue_outputs.len(), 1);
+        let got = read(
+            fused.epilogue_outputs.into_iter().next().unwrap(),
+            &out_shape,
+            DType::F32,
+        );
+        assert_close(
+            &format!("epilogue {shape:?}"),
+            &got,
+            &expected,
+            (1e-5, 1e-5),
+        );
+    }
 }

@@ -68,6 +68,7 @@ pub(super) struct Outputs<'a, F: Float, I: Numeric, B: Numeric, N: Size> {
 
 /// One value of the program during expansion.
 pub(super) enum Value<A: Float, I: Numeric, N: Size> {
+    /// A float vector in the compute dtype.
     Float(NativeExpand<Vector<A, N>>),
     Int(NativeExpand<Vector<I, N>>),
     Bool(NativeExpand<Vector<bool, N>>),
@@ -113,19 +114,24 @@ fn interpret<'a, F: Float, A: Float, I: Numeric, B: Numeric, N: Size>(
     pos: NativeExpand<usize>,
     program: &KernelProgram,
 ) {
-    let locals = evaluate::<F, A, I, B, N>(scope, views, pos, program);
+    let locals = evaluate::<F, A, I, B, N>(scope, views, pos, program, None);
     write_outputs::<F, A, I, B, N>(scope, &mut outputs, pos, program, &locals);
 }
 
 /// Expands the instructions at `pos` (each input read once, at its first use) and returns
-/// every local.
+/// every local. `last_input`, when given, is the value of the program's last input, already
+/// in a register (a reduction's result feeding its epilogue): it is not read from a view.
 pub(super) fn evaluate<'a, F: Float, A: Float, I: Numeric, B: Numeric, N: Size>(
     scope: &Scope,
     views: &Views<'a, F, I, B, N>,
     pos: NativeExpand<usize>,
     program: &KernelProgram,
+    last_input: Option<Value<A, I, N>>,
 ) -> Vec<Option<Value<A, I, N>>> {
     let mut inputs: Vec<Option<Value<A, I, N>>> = vec![None; program.inputs.len()];
+    if let (Some(value), Some(slot)) = (last_input, inputs.last_mut()) {
+        *slot = Some(value);
+    }
     let mut locals: Vec<Option<Value<A, I, N>>> = vec![None; program.locals.len()];
     let mut scalars: Vec<Option<Value<A, I, N>>> = vec![None; program.scalars.len()];
     for instr in &program.instrs {

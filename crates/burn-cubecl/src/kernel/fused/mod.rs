@@ -29,7 +29,7 @@ mod program;
 mod reduce;
 
 pub use program::{FusedArg, FusedInstr, FusedProgram};
-pub use reduce::{launch_fused_reduce, supports_reduce};
+pub use reduce::{FusedReduction, ReduceEpilogue, launch_fused_reduce, supports_reduce};
 
 use self::kernel::fused_kernel;
 use self::program::{Checked, Kind};

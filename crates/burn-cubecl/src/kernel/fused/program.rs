@@ -111,6 +111,39 @@ pub enum FusedInstr {
 }
 
 impl FusedInstr {
+    /// Replaces every argument by `f(argument)`.
+    pub fn map_args(&mut self, f: impl Fn(FusedArg) -> FusedArg) {
+        match self {
+            FusedInstr::Unary { input, .. }
+            | FusedInstr::BoolNot { input, .. }
+            | FusedInstr::Cast { input, .. } => *input = f(*input),
+            FusedInstr::Binary { lhs, rhs, .. }
+            | FusedInstr::Compare { lhs, rhs, .. }
+            | FusedInstr::BoolAnd { lhs, rhs, .. }
+            | FusedInstr::BoolOr { lhs, rhs, .. } => {
+                *lhs = f(*lhs);
+                *rhs = f(*rhs);
+            }
+            FusedInstr::Select {
+                mask,
+                on_true,
+                on_false,
+                ..
+            } => {
+                *mask = f(*mask);
+                *on_true = f(*on_true);
+                *on_false = f(*on_false);
+            }
+            FusedInstr::Clamp {
+                input, min, max, ..
+            } => {
+                *input = f(*input);
+                *min = f(*min);
+                *max = f(*max);
+            }
+        }
+    }
+
     /// The local this instruction writes.
     pub fn out(&self) -> u32 {
         match self {

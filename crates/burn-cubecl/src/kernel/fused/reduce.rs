@@ -4,7 +4,7 @@
 //! evaluating the program at each position; the program's own outputs (values still used
 //! after the run) are written as it goes, each position by the unit that reads it.
 
-use super::kernel::{Outputs, Views, evaluate, write_outputs};
+use super::kernel::{Outputs, Value, Views, evaluate, write_outputs};
 use super::program::{KernelProgram, Kind};
 use super::{FusedProgram, check_launch, float_compute, supported};
 use crate::dtype::{bool_dtype, elem_type};
@@ -15,7 +15,7 @@ use crate::launch::{address_type, elementwise_geometry, record_launch};
 use crate::{CubeDevice, CubeTensor};
 use burn_backend::{DType, Scalar, Shape};
 use cubecl::prelude::*;
-use cubecl::std::tensor::layout::linear::{LinearView, LinearViewMut};
+use cubecl::std::tensor::layout::linear::{LinearView, LinearViewLaunch, LinearViewMut};
 
 /// Evaluates the program at `pos`, writes its outputs there, and returns local `local`.
 #[cube]
@@ -44,11 +44,47 @@ fn step<F: Float, A: Float, I: Numeric, B: Numeric, N: Size>(
             ints: int_outputs.iter_cloned().collect(),
             bools: bool_outputs.iter_cloned().collect(),
         };
-        let locals = evaluate::<F, A, I, B, N>(scope, &views, pos, program);
+        let locals = evaluate::<F, A, I, B, N>(scope, &views, pos, program, None);
         write_outputs::<F, A, I, B, N>(scope, &mut outputs, pos, program, &locals);
         locals[local as usize]
             .expect("checked: the reduced local is written")
             .float()
+    })
+}
+
+/// Runs the epilogue program (if any) on the reduced value `acc` at `pos` of the reduced
+/// shape: its last input is `acc`, its outputs are written at `pos`.
+#[cube]
+#[allow(clippy::too_many_arguments, clippy::extra_unused_type_parameters)]
+fn epilogue_step<F: Float, A: Float, I: Numeric, B: Numeric, N: Size>(
+    float_inputs: &Sequence<LinearView<'_, Vector<F, N>>>,
+    int_inputs: &Sequence<LinearView<'_, Vector<I, N>>>,
+    bool_inputs: &Sequence<LinearView<'_, Vector<B, N>>>,
+    scalars: &Sequence<InputScalar>,
+    float_outputs: &Sequence<LinearViewMut<'_, Vector<F, N>>>,
+    int_outputs: &Sequence<LinearViewMut<'_, Vector<I, N>>>,
+    bool_outputs: &Sequence<LinearViewMut<'_, Vector<B, N>>>,
+    pos: usize,
+    acc: Vector<A, N>,
+    #[comptime] program: &Option<KernelProgram>,
+) {
+    intrinsic!(|scope| {
+        if let Some(program) = program {
+            let views = Views::<F, I, B, N> {
+                float_inputs: float_inputs.iter_cloned().collect(),
+                int_inputs: int_inputs.iter_cloned().collect(),
+                bool_inputs: bool_inputs.iter_cloned().collect(),
+                scalars: scalars.iter_cloned().collect(),
+            };
+            let mut outputs = Outputs::<F, I, B, N> {
+                floats: float_outputs.iter_cloned().collect(),
+                ints: int_outputs.iter_cloned().collect(),
+                bools: bool_outputs.iter_cloned().collect(),
+            };
+            let reduced = Some(Value::Float(acc));
+            let locals = evaluate::<F, A, I, B, N>(scope, &views, pos, program, reduced);
+            write_outputs::<F, A, I, B, N>(scope, &mut outputs, pos, program, &locals);
+        }
     })
 }
 
@@ -85,6 +121,13 @@ fn fused_reduce_kernel<F: Float, A: Float, I: Numeric, B: Numeric, R: Numeric, N
     int_outputs: Sequence<LinearViewMut<'_, Vector<I, N>>>,
     bool_outputs: Sequence<LinearViewMut<'_, Vector<B, N>>>,
     reduced: &mut [Vector<R, N>],
+    epi_float_inputs: Sequence<LinearView<'_, Vector<F, N>>>,
+    epi_int_inputs: Sequence<LinearView<'_, Vector<I, N>>>,
+    epi_bool_inputs: Sequence<LinearView<'_, Vector<B, N>>>,
+    epi_scalars: Sequence<InputScalar>,
+    epi_float_outputs: Sequence<LinearViewMut<'_, Vector<F, N>>>,
+    epi_int_outputs: Sequence<LinearViewMut<'_, Vector<I, N>>>,
+    epi_bool_outputs: Sequence<LinearViewMut<'_, Vector<B, N>>>,
     units: usize,
     line_len: usize,
     inner: usize,
@@ -95,6 +138,7 @@ fn fused_reduce_kernel<F: Float, A: Float, I: Numeric, B: Numeric, R: Numeric, N
     #[comptime] local: u32,
     #[comptime] op: ReduceOp,
     #[comptime] mean: bool,
+    #[comptime] epilogue: Option<KernelProgram>,
     #[define(F, A, I, B, R)] _dtypes: [ElemType; 5],
 ) {
     if ABSOLUTE_POS >= units {
@@ -138,44 +182,123 @@ fn fused_reduce_kernel<F: Float, A: Float, I: Numeric, B: Numeric, R: Numeric, N
         acc /= Vector::new(divisor.get::<A>());
     }
     reduced[ABSOLUTE_POS] = Vector::cast_from(acc);
+    epilogue_step::<F, A, I, B, N>(
+        &epi_float_inputs,
+        &epi_int_inputs,
+        &epi_bool_inputs,
+        &epi_scalars,
+        &epi_float_outputs,
+        &epi_int_outputs,
+        &epi_bool_outputs,
+        ABSOLUTE_POS,
+        acc,
+        &epilogue,
+    );
+}
+
+/// An element-wise program run on each reduced value inside the reduction kernel. The
+/// program's last input is the reduced value (held in a register); `inputs` are the others,
+/// tensors that broadcast to the reduced shape.
+#[derive(Debug, Clone)]
+pub struct ReduceEpilogue {
+    /// The program; its last input has the reduced value's dtype.
+    pub program: FusedProgram,
+    /// The program's inputs but the last.
+    pub inputs: Vec<CubeTensor>,
+    /// The program's scalars.
+    pub scalars: Vec<Scalar>,
+}
+
+/// What a fused reduction produces.
+#[derive(Debug)]
+pub struct FusedReduction {
+    /// The reduced values: the input shape with `dim` of size 1 (or `[1]`).
+    pub reduced: CubeTensor,
+    /// The outputs of the program evaluated before the reduction (the input shape).
+    pub outputs: Vec<CubeTensor>,
+    /// The outputs of the epilogue (the reduced shape).
+    pub epilogue_outputs: Vec<CubeTensor>,
+}
+
+/// The one dtype of each kind over both programs, or `None` when they disagree (one kernel
+/// defines one float, one integer and one bool type).
+fn merged_kinds(
+    prologue: &super::program::Checked,
+    epilogue: Option<&super::program::Checked>,
+) -> Option<[Option<DType>; 3]> {
+    let mut kinds = [prologue.float, prologue.int, prologue.bool];
+    if let Some(epilogue) = epilogue {
+        for (slot, other) in kinds
+            .iter_mut()
+            .zip([epilogue.float, epilogue.int, epilogue.bool])
+        {
+            match (*slot, other) {
+                (Some(a), Some(b)) if a != b => return None,
+                (None, Some(b)) => *slot = Some(b),
+                _ => {}
+            }
+        }
+    }
+    Some(kinds)
 }
 
 /// Whether `op` of the program's local `input` along `dim` of `shape` (every element when
-/// `dim` is `None`) runs as one fused reduction on `device`: a sum, mean, product, max or min
-/// of a float local, over a non-empty shape, and the program itself supported (see
-/// [`super::supports`]).
+/// `dim` is `None`), followed by `epilogue` on each reduced value, runs as one fused reduction
+/// on `device`: a sum, mean, product, max or min of a float local, over a non-empty shape,
+/// both programs supported (see [`super::supports`]) with one dtype of each kind between
+/// them, and the epilogue's last input of the reduced value's dtype.
 pub fn supports_reduce(
     program: &FusedProgram,
     input: u32,
     op: ReduceOp,
     shape: &Shape,
     dim: Option<usize>,
+    epilogue: Option<&FusedProgram>,
     device: &CubeDevice,
 ) -> bool {
     let Ok(checked) = program.check_outputs(false) else {
         return false;
     };
     let client = device.client();
+    let Some(&reduced_dtype) = program.locals.get(input as usize) else {
+        return false;
+    };
+    let epilogue_ok = match epilogue {
+        None => merged_kinds(&checked, None).is_some(),
+        Some(epi) => {
+            let Ok(epi_checked) = epi.check() else {
+                return false;
+            };
+            epi.inputs.last() == Some(&reduced_dtype)
+                && merged_kinds(&checked, Some(&epi_checked)).is_some()
+                && supported(&epi_checked, epi, &client, device.runtime(), 0)
+        }
+    };
     matches!(
         op,
         ReduceOp::Sum | ReduceOp::Mean | ReduceOp::Prod | ReduceOp::Max | ReduceOp::Min
-    ) && program
-        .locals
-        .get(input as usize)
-        .is_some_and(DType::is_float)
+    ) && reduced_dtype.is_float()
         && dim.is_none_or(|d| d < shape.num_dims())
         && shape.num_elements() > 0
-        && supported(&checked, program, &client, device.runtime(), 1)
+        && epilogue_ok
+        && supported(
+            &checked,
+            program,
+            &client,
+            device.runtime(),
+            1 + epilogue.map_or(0, |e| e.inputs.len() + e.outputs.len()),
+        )
 }
 
 /// `op` along `dim` of the program's local `input` (over every element when `dim` is
-/// `None`), evaluated over `shape` (the inputs broadcast to it), in one launch (two for long
-/// lines with few outputs). Returns the reduced tensor (`shape` with `dim` of size 1, or `[1]`,
-/// in the local's dtype) and the program's outputs (of `shape`).
+/// `None`), evaluated over `shape` (the inputs broadcast to it), then `epilogue` on each
+/// reduced value, in one launch (a long line with few outputs takes a second pass of the plain
+/// reduction, then the epilogue runs as its own fused launch).
 ///
 /// # Panics
 ///
-/// When [`supports_reduce`] is false, or the inputs and scalars do not match the program.
+/// When [`supports_reduce`] is false, or the inputs and scalars do not match the programs.
+#[allow(clippy::too_many_arguments)]
 pub fn launch_fused_reduce(
     program: &FusedProgram,
     input: u32,
@@ -184,19 +307,33 @@ pub fn launch_fused_reduce(
     scalars: &[Scalar],
     shape: &Shape,
     dim: Option<usize>,
-) -> (CubeTensor, Vec<CubeTensor>) {
+    epilogue: Option<ReduceEpilogue>,
+) -> FusedReduction {
     check_launch(program, &inputs, scalars, shape);
     let first = inputs[0].clone();
     let (client, device) = (first.client.clone(), first.device.clone());
     assert!(
-        supports_reduce(program, input, op, shape, dim, &device),
-        "launch_fused_reduce: {} of local {input} along {dim:?} of {:?} cannot run fused: {program:?}",
+        supports_reduce(
+            program,
+            input,
+            op,
+            shape,
+            dim,
+            epilogue.as_ref().map(|e| &e.program),
+            &device
+        ),
+        "launch_fused_reduce: {} of local {input} along {dim:?} of {:?} cannot run fused: \
+         {program:?}",
         op.name(),
         shape.dims
     );
     let checked = program
         .check_outputs(false)
         .expect("checked by supports_reduce");
+    let epi_checked = epilogue
+        .as_ref()
+        .map(|e| e.program.check().expect("checked by supports_reduce"));
+    let kinds = merged_kinds(&checked, epi_checked.as_ref()).expect("checked by supports_reduce");
     let rank = shape.num_dims();
     let inputs: Vec<CubeTensor> = inputs.into_iter().map(|t| t.unsqueeze_to(rank)).collect();
 
@@ -222,8 +359,8 @@ pub fn launch_fused_reduce(
 
     let float = checked.float.expect("the reduced local is a float");
     let compute = float_compute(float);
-    let int = checked.int.unwrap_or(DType::I32);
-    let boolean = checked.bool.unwrap_or_else(|| bool_dtype(&client));
+    let int = kinds[1].unwrap_or(DType::I32);
+    let boolean = kinds[2].unwrap_or_else(|| bool_dtype(&client));
     let reduced_shape = match dim {
         Some(dim) => {
             let mut reduced = shape.clone();
@@ -238,46 +375,60 @@ pub fn launch_fused_reduce(
         (Shape::new([outer, parts, inner]), accumulator(float))
     };
     let partial = first.empty_contiguous_like(partial_shape, partial_dtype);
-    let program_outputs: Vec<CubeTensor> = checked
-        .kernel
-        .outputs
-        .iter()
-        .map(|&(local, _, _)| first.empty_like(shape.clone(), program.locals[local as usize]))
-        .collect();
+    let new_outputs = |kernel: &super::program::KernelProgram, p: &FusedProgram, s: &Shape| {
+        kernel
+            .outputs
+            .iter()
+            .map(|&(local, _, _)| first.empty_like(s.clone(), p.locals[local as usize]))
+            .collect::<Vec<CubeTensor>>()
+    };
+    let program_outputs = new_outputs(&checked.kernel, program, shape);
 
-    let mut float_inputs = SequenceArg::new();
-    let mut int_inputs = SequenceArg::new();
-    let mut bool_inputs = SequenceArg::new();
+    // The epilogue runs in this kernel only when one pass computes the final values.
+    let (epilogue_in_kernel, epilogue_later) = match epilogue {
+        Some(e) if parts == 1 => (Some(e), None),
+        other => (None, other),
+    };
+    let epi_kernel = epilogue_in_kernel
+        .as_ref()
+        .zip(epi_checked.as_ref())
+        .map(|(e, c)| (e, c.kernel.clone()));
+    let epilogue_outputs = epi_kernel
+        .as_ref()
+        .map(|(e, k)| new_outputs(k, &e.program, &reduced_shape))
+        .unwrap_or_default();
+
     let all: Vec<&CubeTensor> = inputs
         .iter()
         .chain(&program_outputs)
         .chain([&partial])
+        .chain(epilogue_in_kernel.iter().flat_map(|e| &e.inputs))
+        .chain(&epilogue_outputs)
         .collect();
     let addresses = address_type(&all);
-    for (tensor, &(kind, _)) in inputs.iter().zip(&checked.kernel.inputs) {
-        let view = tensor.clone().into_linear_view_broadcast(shape);
-        match kind {
-            Kind::Float => float_inputs.push(view),
-            Kind::Int => int_inputs.push(view),
-            Kind::Bool => bool_inputs.push(view),
+    let [float_inputs, int_inputs, bool_inputs] = views(&inputs, &checked.kernel.inputs, shape);
+    let [float_outputs, int_outputs, bool_outputs] =
+        output_views(&program_outputs, &checked.kernel.outputs);
+    let launch_scalars = scalar_args(scalars, &program.scalars, compute);
+    let (epi_inputs, epi_outputs, epi_scalars) = match &epi_kernel {
+        Some((e, kernel)) => {
+            let others = &kernel.inputs[..kernel.inputs.len() - 1];
+            let rank = reduced_shape.num_dims();
+            let tensors: Vec<CubeTensor> = e
+                .inputs
+                .iter()
+                .map(|t| t.clone().unsqueeze_to(rank))
+                .collect();
+            (
+                views(&tensors, others, &reduced_shape),
+                output_views(&epilogue_outputs, &kernel.outputs),
+                scalar_args(&e.scalars, &e.program.scalars, compute),
+            )
         }
-    }
-    let mut float_outputs = SequenceArg::new();
-    let mut int_outputs = SequenceArg::new();
-    let mut bool_outputs = SequenceArg::new();
-    for (output, &(_, kind, _)) in program_outputs.iter().zip(&checked.kernel.outputs) {
-        let view = output.clone().into_linear_view();
-        match kind {
-            Kind::Float => float_outputs.push(view),
-            Kind::Int => int_outputs.push(view),
-            Kind::Bool => bool_outputs.push(view),
-        }
-    }
-    let mut scalar_args = SequenceArg::<InputScalar>::new();
-    for (&value, &dtype) in scalars.iter().zip(&program.scalars) {
-        let dtype = if dtype.is_float() { compute } else { dtype };
-        scalar_args.push(scalar_arg(value, dtype));
-    }
+        None => Default::default(),
+    };
+    let [epi_float_inputs, epi_int_inputs, epi_bool_inputs] = epi_inputs;
+    let [epi_float_outputs, epi_int_outputs, epi_bool_outputs] = epi_outputs;
     let units = outer * parts * inner;
     let mean = op == ReduceOp::Mean && parts == 1;
     let divisor = scalar_arg(Scalar::Int(line_len as i64), compute);
@@ -294,14 +445,21 @@ pub fn launch_fused_reduce(
         cube_dim,
         addresses,
         1,
-        float_inputs,
-        int_inputs,
-        bool_inputs,
-        scalar_args,
-        float_outputs,
-        int_outputs,
-        bool_outputs,
+        float_inputs.into_iter().collect(),
+        int_inputs.into_iter().collect(),
+        bool_inputs.into_iter().collect(),
+        launch_scalars.into_iter().collect(),
+        float_outputs.into_iter().collect(),
+        int_outputs.into_iter().collect(),
+        bool_outputs.into_iter().collect(),
         partial_arg,
+        epi_float_inputs.into_iter().collect(),
+        epi_int_inputs.into_iter().collect(),
+        epi_bool_inputs.into_iter().collect(),
+        epi_scalars.into_iter().collect(),
+        epi_float_outputs.into_iter().collect(),
+        epi_int_outputs.into_iter().collect(),
+        epi_bool_outputs.into_iter().collect(),
         units,
         line_len,
         inner,
@@ -312,6 +470,7 @@ pub fn launch_fused_reduce(
         input,
         first_pass_op,
         mean,
+        epi_kernel.map(|(_, kernel)| kernel),
         [
             elem_type(float),
             elem_type(compute),
@@ -324,7 +483,53 @@ pub fn launch_fused_reduce(
         partial
     } else {
         let mean_of = (op == ReduceOp::Mean).then_some(line_len);
-        launch_pass(op.combining(), &partial, 1, 1, float, mean_of).reshape(reduced_shape)
+        launch_pass(op.combining(), &partial, 1, 1, float, mean_of).reshape(reduced_shape.clone())
     };
-    (reduced, program_outputs)
+    let epilogue_outputs = match epilogue_later {
+        Some(e) => {
+            let mut tensors = e.inputs;
+            tensors.push(reduced.clone());
+            super::launch_fused(&e.program, tensors, &e.scalars, &reduced_shape)
+        }
+        None => epilogue_outputs,
+    };
+    FusedReduction {
+        reduced,
+        outputs: program_outputs,
+        epilogue_outputs,
+    }
+}
+
+/// The views of `tensors` (broadcast to `shape`), by kind: floats, integers, bools.
+fn views(
+    tensors: &[CubeTensor],
+    kinds: &[(Kind, usize)],
+    shape: &Shape,
+) -> [Vec<LinearViewLaunch>; 3] {
+    let mut out: [Vec<LinearViewLaunch>; 3] = Default::default();
+    for (tensor, &(kind, _)) in tensors.iter().zip(kinds) {
+        out[kind as usize].push(tensor.clone().into_linear_view_broadcast(shape));
+    }
+    out
+}
+
+/// The views the program's outputs are written through, by kind.
+fn output_views(
+    tensors: &[CubeTensor],
+    kinds: &[(u32, Kind, usize)],
+) -> [Vec<LinearViewLaunch>; 3] {
+    let mut out: [Vec<LinearViewLaunch>; 3] = Default::default();
+    for (tensor, &(_, kind, _)) in tensors.iter().zip(kinds) {
+        out[kind as usize].push(tensor.clone().into_linear_view());
+    }
+    out
+}
+
+/// The launch scalars (floats given in the compute dtype).
+fn scalar_args(values: &[Scalar], dtypes: &[DType], compute: DType) -> Vec<InputScalar> {
+    values
+        .iter()
+        .zip(dtypes)
+        .map(|(&value, &dtype)| scalar_arg(value, if dtype.is_float() { compute } else { dtype }))
+        .collect()
 }
