@@ -173,7 +173,7 @@ const SUITE_BINARIES: &[&str] = &[
 const CUBE_SUITE_BINARIES: &[&str] = &["cube_f32", "cube_f16", "cube_f64", "autodiff_cube_f32"];
 
 /// The suite binaries run again with `Cube` = `Fusion<CubeBackend>` (feature `fusion`).
-const FUSION_SUITE_BINARIES: &[&str] = &["cube_f32", "autodiff_cube_f32"];
+const FUSION_SUITE_BINARIES: &[&str] = &["cube_f32", "autodiff_cube_f32", "cube_fusion"];
 
 fn test() -> Result<(), String> {
     cargo(&[

@@ -82,8 +82,13 @@ impl CubeTensor {
     }
 
     /// Whether the buffer is owned by this tensor alone, so an operation may overwrite it.
+    ///
+    /// Only on the stream that created the buffer: CubeCL orders work across streams (one per
+    /// thread) by the stream a buffer was created on, so a write into another stream's buffer
+    /// would not be seen by a later read on that stream.
     pub fn can_mut(&self) -> bool {
         self.handle.can_mut()
+            && self.handle.stream == cubecl_environment::stream::StreamId::current()
     }
 
     /// The identity of the device allocation behind this tensor: equal for clones, views and

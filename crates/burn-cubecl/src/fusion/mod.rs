@@ -82,6 +82,15 @@ fn kind_slot(dtype: DType) -> Option<usize> {
 
 impl Fuser<CubeBackend> for ElementwiseFuser {
     fn accept(&mut self, op: &OperationIr) -> bool {
+        // A reshape of a tensor from outside the run (`bias.unsqueeze()`) runs first, as a
+        // view, and the run reads its result like any input.
+        if let Some((input, _)) = reshape_of(op) {
+            if self.produced.contains(&input.id) {
+                return false;
+            }
+            self.ops.push(op.clone());
+            return true;
+        }
         let bool_dtype = self.bool_dtype();
         let Some((out, _)) = translate(op, bool_dtype, None) else {
             return false;
@@ -140,6 +149,29 @@ impl Fuser<CubeBackend> for ElementwiseFuser {
         self.inputs.clear();
         self.produced.clear();
         self.live_outputs = 0;
+    }
+}
+
+/// The input and output of a reshape (of any kind of tensor).
+pub(crate) fn reshape_of(op: &OperationIr) -> Option<(&TensorIr, &TensorIr)> {
+    match op {
+        OperationIr::Float(burn_ir::FloatOperationIr::Reshape { tensor, out, .. })
+        | OperationIr::Int(burn_ir::IntOperationIr::Reshape { tensor, out, .. })
+        | OperationIr::Bool(burn_ir::BoolOperationIr::Reshape { tensor, out, .. }) => {
+            Some((tensor, out))
+        }
+        _ => None,
+    }
+}
+
+/// Runs the reshapes among `ops` (views of tensors from outside the run), leaving their
+/// results in `ctx` for the fused kernel to read.
+pub(crate) fn run_reshapes(ops: &[OperationIr], ctx: &mut ExecutionContext<CubeBackend>) {
+    for op in ops {
+        if let Some((input, out)) = reshape_of(op) {
+            let tensor = cube_tensor(ctx.take(input)).reshape(out.shape.clone());
+            ctx.put_checked(op.name(), out, handle_of(out, tensor));
+        }
     }
 }
 
@@ -221,13 +253,18 @@ pub(crate) fn bind(ops: &[OperationIr], consumers: &[OperationIr], bool_dtype: D
                 consumed.insert(t.id);
             }
         });
+        if reshape_of(op).is_some() {
+            // Run before the kernel: its result is an input of the program, read from memory.
+            continue;
+        }
         let (out, local) = translate(op, bool_dtype, Some(&mut builder))
             .expect("the fuser accepted only operations it translates");
         let local = local.expect("an emitter was given");
         builder.local_of.insert(out.id, local);
         produced.push((out.clone(), local));
     }
-    let shape = produced[0].0.shape.clone();
+    // A run of reshapes alone has no program (and `supports` refuses it).
+    let shape = produced.first().map_or_else(Shape::default, |(t, _)| t.shape.clone());
     let mut outputs = Vec::new();
     for (tensor, local) in produced {
         if !consumed.contains(&tensor.id) {
@@ -259,6 +296,7 @@ pub(crate) fn cube_tensor(handle: Handle<CubeBackend>) -> CubeTensor {
 
 impl FusedExecution<CubeBackend> for ElementwiseExecution {
     fn execute(&self, ops: &[OperationIr], ctx: &mut ExecutionContext<CubeBackend>) {
+        run_reshapes(ops, ctx);
         let run = bind(ops, &[], self.bool_dtype);
         debug_assert_eq!(
             run.program, self.program,

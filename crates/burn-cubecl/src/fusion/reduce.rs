@@ -4,7 +4,7 @@
 //! on the reduced shape right after (`sum / n`, `sqrt(var + eps)`) runs on each reduced value
 //! in the same kernel ([`crate::fused::launch_fused_reduce`]).
 
-use super::{Bound, ElementwiseFuser, bind, cube_tensor, handle_of};
+use super::{Bound, ElementwiseFuser, bind, cube_tensor, handle_of, run_reshapes};
 use crate::fused::{FusedArg, FusedProgram, ReduceEpilogue, launch_fused_reduce, supports_reduce};
 use crate::kernel::ReduceOp;
 use crate::{CubeBackend, CubeDevice, CubeTensor};
@@ -170,6 +170,7 @@ fn take_all(
 
 impl FusedExecution<CubeBackend> for ReduceExecution {
     fn execute(&self, ops: &[OperationIr], ctx: &mut ExecutionContext<CubeBackend>) {
+        run_reshapes(ops, ctx);
         let (run, rest) = ops.split_at(self.run_len);
         let (reduce, epilogue_ops) = rest.split_first().expect("a run and its reduction");
         let bound = bind(run, rest, self.bool_dtype);

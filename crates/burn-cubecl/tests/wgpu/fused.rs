@@ -611,3 +611,36 @@ fn bool_logic_and_empty_outputs() {
     assert_eq!(read(out[0].clone(), &[0, 5], f), Vec::<f64>::new());
     assert_eq!(read(out[1].clone(), &[0, 5], b), Vec::<f64>::new());
 }
+
+#[test]
+fn one_input_read_twice_by_an_instruction_and_reused_in_place() {
+    let device = device_or_skip!();
+    let program = FusedProgram {
+        inputs: vec![DType::F32],
+        scalars: vec![],
+        locals: vec![DType::F32, DType::F32, DType::F32],
+        instrs: vec![
+            FusedInstr::Binary {
+                op: BinaryOp::Mul,
+                lhs: Input(0),
+                rhs: Input(0),
+                out: 0,
+            },
+            FusedInstr::Unary {
+                op: UnaryOp::Exp,
+                input: Local(0),
+                out: 1,
+            },
+            FusedInstr::Unary {
+                op: UnaryOp::Log,
+                input: Local(1),
+                out: 2,
+            },
+        ],
+        outputs: vec![2],
+    };
+    let x = tensor(&device, &[3.0, -3.0, 7.0], &[3], DType::F32);
+    let out = launch_fused(&program, vec![x], &[], &Shape::new([3]));
+    let got = read(out.into_iter().next().unwrap(), &[3], DType::F32);
+    assert_eq!(got, vec![9.0, 9.0, 49.0]);
+}

@@ -51,3 +51,28 @@ fn clones_are_used_from_several_threads() {
     }
     env.check("shared tensor after threads", shared, &a, 0.0);
 }
+
+#[test]
+fn a_tensor_moved_to_another_thread_and_back_keeps_every_update() {
+    // Values produced on one thread, updated in place (unique handles) on another, then read
+    // on the first: no thread may see a buffer before the other thread's writes into it.
+    let env = Env::new(crate::device());
+    let a = env.random(&[4, 8], -1.0, 1.0, 4242);
+    for round in 0..4 {
+        let x = env.float::<2>(&a);
+        let y = x * 2.0 + 1.0;
+        let z = (y.clone() * y).exp().log();
+        let moved = std::thread::spawn(move || (z + 1.0) * 0.5)
+            .join()
+            .expect("the worker thread panicked");
+        let back = moved.clone() - 0.25;
+        let expected = a.map(|v| ((2.0 * v + 1.0) * (2.0 * v + 1.0) + 1.0) * 0.5);
+        env.check(&format!("round {round}: moved"), moved, &expected, 8.0);
+        env.check(
+            &format!("round {round}: updated back"),
+            back,
+            &expected.map(|v| v - 0.25),
+            8.0,
+        );
+    }
+}
