@@ -166,6 +166,9 @@ mod book {
     #[cfg(feature = "autodiff")]
     #[doc = include_str!("../../../burn-book/src/autodiff.md")]
     struct Autodiff;
+    #[cfg(all(feature = "flex", feature = "autodiff"))]
+    #[doc = include_str!("../../../burn-book/src/extensions.md")]
+    struct Extensions;
     #[cfg(feature = "autodiff")]
     #[doc = include_str!("../../../burn-book/src/modules.md")]
     struct Modules;
