@@ -26,5 +26,8 @@ fn the_book_chapter_quotes_the_compiled_sources() {
         );
         quoted += 1;
     }
-    assert!(quoted >= 5, "expected the chapter to quote the example, found {quoted} blocks");
+    assert!(
+        quoted >= 5,
+        "expected the chapter to quote the example, found {quoted} blocks"
+    );
 }
