@@ -127,7 +127,8 @@ fn check() -> Result<(), String> {
         "--features",
         "fusion,wgpu,autodiff",
     ])?;
-    // The conformance-suite binaries, the benchmark and the main job with the CubeCL backend.
+    // The conformance-suite binaries, the benchmark, the main job and the backend-extension
+    // example with the CubeCL backend (and `Cube` = `Fusion<CubeBackend>`).
     cargo(&[
         "clippy",
         "-p",
@@ -136,8 +137,10 @@ fn check() -> Result<(), String> {
         "burn-bench",
         "-p",
         "digits",
+        "-p",
+        "custom-op",
         "--features",
-        "wgpu,burn-backend-tests/fusion,burn-bench/fusion",
+        "wgpu,burn-backend-tests/fusion,burn-bench/fusion,custom-op/fusion",
         "--all-targets",
         "--",
         "-D",
@@ -219,6 +222,13 @@ fn test() -> Result<(), String> {
             Some(TEST_BINARY_TIMEOUT),
         )?;
     }
+    // The backend-extension example on Cube/WGPU: its kernel against the composition, values
+    // and gradients (Flex ran in the workspace tests). Same features as the cube suites, so
+    // only the example compiles.
+    cargo_with_timeout(
+        &["test", "-p", "custom-op", "--features", "wgpu"],
+        Some(TEST_BINARY_TIMEOUT),
+    )?;
     for binary in FUSION_SUITE_BINARIES {
         cargo_with_timeout(
             &[
@@ -233,6 +243,12 @@ fn test() -> Result<(), String> {
             Some(TEST_BINARY_TIMEOUT),
         )?;
     }
+    // The example's extension under `Cube` = `Fusion<CubeBackend>` (the queue is flushed into
+    // the kernel).
+    cargo_with_timeout(
+        &["test", "-p", "custom-op", "--features", "fusion"],
+        Some(TEST_BINARY_TIMEOUT),
+    )?;
     Ok(())
 }
 

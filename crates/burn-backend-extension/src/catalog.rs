@@ -13,6 +13,9 @@ pub struct CatalogEntry {
     pub backend: &'static str,
     /// The feature of `burn-dispatch` that compiles this backend.
     pub feature: &'static str,
+    /// Other names of the same backend type (`Wgpu` = `Cube`): not selectors of
+    /// `#[backend_extension]`, whose error points to the entry instead.
+    pub aliases: &'static [&'static str],
 }
 
 /// The executing backends, in order of preference for the default device.
@@ -24,10 +27,21 @@ pub const CATALOG: &[CatalogEntry] = &[
         variant: "Flex",
         backend: "::burn_flex::Flex",
         feature: "flex",
+        aliases: &[],
     },
     CatalogEntry {
         variant: "Cube",
         backend: "::burn_cubecl::Cube",
         feature: "cube",
+        aliases: &[
+            "Wgpu",
+            "Vulkan",
+            "Metal",
+            "WebGpu",
+            "Cuda",
+            "Rocm",
+            "Cpu",
+            "CubeBackend",
+        ],
     },
 ];

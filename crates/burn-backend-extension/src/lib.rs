@@ -1,89 +1,25 @@
 //! The catalog of executing backends and the macros generated from it.
 //!
-//! See `catalog.rs` for the list and the README for who expands it.
+//! See `catalog.rs` for the list and the README for who expands it:
+//!
+//! - [`backend_catalog!`] hands the catalog to `burn-dispatch`'s `define_dispatch!` (its enums
+//!   and routing);
+//! - [`extension_routes!`] defines, in `burn-dispatch`, one routing macro per entry, each chosen
+//!   by `burn-dispatch`'s own features;
+//! - [`macro@backend_extension`] writes `impl Trait for Dispatch` for a trait of user operations,
+//!   calling those routing macros for every entry;
+//! - [`macro@ExtensionType`] derives the conversions of a struct or enum of tensors.
 
 #![warn(missing_docs)]
 
 mod catalog;
+mod catalog_macro;
+mod derive;
+mod extension;
+mod kinds;
+mod routes;
 
-use catalog::{CATALOG, CatalogEntry};
 use proc_macro::TokenStream;
-use proc_macro2::{Punct, Spacing, TokenStream as TokenStream2};
-use quote::quote;
-use syn::parse::{Parse, ParseStream};
-use syn::punctuated::Punctuated;
-use syn::{Ident, LitStr, Path, Token, bracketed};
-
-/// One entry: `[Variant, path::to::Backend, "feature"]`.
-struct EntryTokens {
-    variant: Ident,
-    backend: Path,
-    feature: LitStr,
-}
-
-impl Parse for EntryTokens {
-    fn parse(input: ParseStream) -> syn::Result<Self> {
-        let content;
-        bracketed!(content in input);
-        let variant = content.parse()?;
-        content.parse::<Token![,]>()?;
-        let backend = content.parse()?;
-        content.parse::<Token![,]>()?;
-        let feature = content.parse()?;
-        Ok(Self {
-            variant,
-            backend,
-            feature,
-        })
-    }
-}
-
-/// `callback_path` followed by optional extra entries (used by tests to add a stub backend).
-struct CatalogCall {
-    callback: Path,
-    extra: Vec<EntryTokens>,
-}
-
-impl Parse for CatalogCall {
-    fn parse(input: ParseStream) -> syn::Result<Self> {
-        let callback = input.parse()?;
-        let mut extra = Vec::new();
-        if input.parse::<Option<Token![,]>>()?.is_some() {
-            let entries = Punctuated::<EntryTokens, Token![,]>::parse_terminated(input)?;
-            extra.extend(entries);
-        }
-        Ok(Self { callback, extra })
-    }
-}
-
-fn entry_tokens(entry: &CatalogEntry) -> syn::Result<EntryTokens> {
-    Ok(EntryTokens {
-        variant: Ident::new(entry.variant, proc_macro2::Span::call_site()),
-        backend: syn::parse_str(entry.backend)?,
-        feature: LitStr::new(entry.feature, proc_macro2::Span::call_site()),
-    })
-}
-
-/// The tokens handed to the callback for one entry at `index`:
-/// `[Variant, Backend, "feature", constructor, index]`, where the constructor is the variant
-/// name in snake case (`Flex` → `flex`).
-fn callback_tokens(entry: &EntryTokens, index: usize) -> TokenStream2 {
-    let (variant, backend, feature) = (&entry.variant, &entry.backend, &entry.feature);
-    let constructor = Ident::new(&snake_case(&variant.to_string()), variant.span());
-    let index = proc_macro2::Literal::u16_unsuffixed(index as u16);
-    quote!([#variant, #backend, #feature, #constructor, #index])
-}
-
-fn snake_case(name: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in name.chars().enumerate() {
-        if c.is_uppercase() && i > 0 {
-            out.push('_');
-        }
-        out.extend(c.to_lowercase());
-    }
-    out
-}
 
 /// Calls `callback! { $ [Variant, Backend, "feature", constructor, index] ... }` with every
 /// catalog entry, then any extra entries given after the callback
@@ -93,21 +29,50 @@ fn snake_case(name: &str) -> String {
 /// The leading `$` lets the callback define `macro_rules!` routing macros of its own.
 #[proc_macro]
 pub fn backend_catalog(input: TokenStream) -> TokenStream {
-    let call = syn::parse_macro_input!(input as CatalogCall);
-    let mut listed = Vec::new();
-    for entry in CATALOG {
-        match entry_tokens(entry) {
-            Ok(tokens) => listed.push(tokens),
-            Err(error) => return error.to_compile_error().into(),
-        }
-    }
-    listed.extend(call.extra);
-    let entries: Vec<TokenStream2> = listed
-        .iter()
-        .enumerate()
-        .map(|(index, entry)| callback_tokens(entry, index))
-        .collect();
-    let callback = &call.callback;
-    let dollar = Punct::new('$', Spacing::Alone);
-    quote!(#callback! { #dollar #(#entries)* }).into()
+    catalog_macro::expand(input.into()).into()
+}
+
+/// Defines, in the calling crate (`burn-dispatch`), the routing macro of each catalog entry
+/// that `#[backend_extension]` calls: `__burn_ext_route_<entry>!`, exported, in two versions
+/// chosen by the calling crate's feature for that entry (the route when the backend is
+/// compiled, nothing when it is not). So the features are resolved where they are declared,
+/// never in the crate that uses the extension.
+#[proc_macro]
+pub fn extension_routes(input: TokenStream) -> TokenStream {
+    routes::expand(input.into(), catalog::CATALOG).into()
+}
+
+/// Generates `impl Trait for Dispatch` for a trait of new primitive operations.
+///
+/// ```ignore
+/// #[backend_extension(Cube, Flex, Autodiff)]
+/// pub trait FusedOps: Backend {
+///     fn linear_relu(x: FloatTensor<Self>, w: FloatTensor<Self>, b: FloatTensor<Self>)
+///         -> FloatTensor<Self>;
+/// }
+/// ```
+///
+/// Each method of the generated impl finds the backend of a representative input (the first
+/// float tensor, else the first tensor of another kind), converts every input to that
+/// backend's primitive, calls `<ThatBackend as Trait>::method`, and wraps the outputs back.
+/// Selectors: the catalog's entries (`Flex`, `Cube`) and `Autodiff` (tracked inputs go to
+/// `<Autodiff<B, C> as Trait>::method`). `Name: cfg(predicate)` compiles a selector's routing
+/// only when the predicate holds in the crate of the trait. Backends not selected panic at run
+/// time naming the operation and the backend.
+///
+/// Arguments and results: `FloatTensor<Self>`, `IntTensor<Self>`, `BoolTensor<Self>`,
+/// `QuantizedTensor<Self>`, tuples of them, values without `Self` (passed through), and types
+/// deriving `ExtensionType` (arguments marked `#[extension_type]`).
+#[proc_macro_attribute]
+pub fn backend_extension(attr: TokenStream, item: TokenStream) -> TokenStream {
+    extension::expand(attr.into(), item.into(), catalog::CATALOG).into()
+}
+
+/// Derives `ExtensionType<B>` for a struct or enum generic over one backend `B`: its
+/// `FloatTensor<B>`, `IntTensor<B>`, `BoolTensor<B>`, `QuantizedTensor<B>` fields (also inside
+/// `Option` or `Vec`, and fields marked `#[extension_type]` that derive it too) are converted
+/// between backends; other fields are moved as they are.
+#[proc_macro_derive(ExtensionType, attributes(extension_type))]
+pub fn derive_extension_type(item: TokenStream) -> TokenStream {
+    derive::expand(item.into()).into()
 }

@@ -14,6 +14,7 @@
 
 mod backend;
 mod client;
+mod extension;
 mod handles;
 mod ops;
 pub mod plan;

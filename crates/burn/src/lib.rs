@@ -35,6 +35,13 @@ pub mod backend {
     #[cfg(feature = "fusion")]
     pub use burn_fusion::Fusion;
 
+    /// The CubeCL backend crate: its tensor (`CubeTensor`), kernels and helpers, and the
+    /// `cubecl` crate it is built on (`use burn::backend::cube::cubecl;` for custom kernels).
+    #[cfg(feature = "cube")]
+    pub mod cube {
+        pub use burn_cubecl::*;
+    }
+
     /// The fusion decorator (`Cube` = `Fusion<CubeBackend>` with the `fusion` feature): its
     /// statistics, and the traits a backend implements to fuse its operations.
     #[cfg(feature = "fusion")]
@@ -64,6 +71,23 @@ pub mod backend {
     pub mod ops {
         pub use burn_backend::ops::*;
     }
+
+    /// Writing custom operations: [`backend_extension`] generates the routing of a trait of
+    /// new operations from `Dispatch` to the backends that implement it;
+    /// [`ExtensionType`](macro@ExtensionType) converts structs and enums of tensors. See the
+    /// book's "Backend extensions" chapter.
+    pub use burn_backend_extension::{ExtensionType, backend_extension};
+    pub use burn_dispatch::extension::ExtensionType;
+
+    /// The run-time side of backend extensions: conversions between `Dispatch` and one
+    /// backend, and the routing errors.
+    pub mod extension {
+        pub use burn_dispatch::extension::*;
+    }
+
+    /// The routing crate, for the code `#[backend_extension]` generates (not an API).
+    #[doc(hidden)]
+    pub use burn_dispatch as __dispatch;
 }
 
 /// Modules: the `Module` trait, `Param`, `#[derive(Module)]`.
@@ -142,6 +166,9 @@ mod book {
     #[cfg(feature = "autodiff")]
     #[doc = include_str!("../../../burn-book/src/autodiff.md")]
     struct Autodiff;
+    #[cfg(all(feature = "flex", feature = "autodiff"))]
+    #[doc = include_str!("../../../burn-book/src/extensions.md")]
+    struct Extensions;
     #[cfg(feature = "autodiff")]
     #[doc = include_str!("../../../burn-book/src/modules.md")]
     struct Modules;

@@ -10,6 +10,6 @@ mod float;
 mod int;
 mod module;
 mod prelude;
-mod read;
+pub(crate) mod read;
 
 pub(crate) use execute::execute;

@@ -62,6 +62,22 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
         self.bridge.primitive()
     }
 
+    /// The `Dispatch` primitive, to call a backend extension (`FloatTensor<Dispatch>`,
+    /// `IntTensor<Dispatch>`, … are all `DispatchTensor`). The same as
+    /// [`into_primitive`](Self::into_primitive).
+    pub fn into_dispatch(self) -> DispatchTensor {
+        self.into_primitive()
+    }
+
+    /// A tensor from the `Dispatch` primitive a backend extension returned.
+    ///
+    /// # Panics
+    ///
+    /// When the primitive's rank is not `D`.
+    pub fn from_dispatch(primitive: DispatchTensor) -> Self {
+        Self::from_primitive(primitive)
+    }
+
     /// The tensor with its kind tag (for backend extensions).
     pub fn into_bridge(self) -> BridgeTensor {
         self.bridge

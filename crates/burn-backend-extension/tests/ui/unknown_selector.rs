@@ -1,0 +1,11 @@
+use burn_backend_extension::backend_extension;
+
+pub trait Backend: Sized {}
+pub type FloatTensor<B> = Vec<B>;
+
+#[backend_extension(Flex, Tpu)]
+pub trait MyOps: Backend {
+    fn op(x: FloatTensor<Self>) -> FloatTensor<Self>;
+}
+
+fn main() {}
