@@ -1,5 +1,6 @@
 //! Fusion for the CubeCL backend: runs of element-wise operations recorded by `Fusion<B>` run
-//! as one [`crate::fused`] kernel.
+//! as one [`crate::fused`] kernel, and a reduction runs with the element-wise runs before and
+//! after it (see `reduce.rs`).
 //!
 //! The [`ElementwiseFuser`] takes consecutive element-wise operations whose outputs all have
 //! one shape (inputs broadcast into it), with at most one float, one int and one bool dtype,
@@ -264,7 +265,9 @@ pub(crate) fn bind(ops: &[OperationIr], consumers: &[OperationIr], bool_dtype: D
         produced.push((out.clone(), local));
     }
     // A run of reshapes alone has no program (and `supports` refuses it).
-    let shape = produced.first().map_or_else(Shape::default, |(t, _)| t.shape.clone());
+    let shape = produced
+        .first()
+        .map_or_else(Shape::default, |(t, _)| t.shape.clone());
     let mut outputs = Vec::new();
     for (tensor, local) in produced {
         if !consumed.contains(&tensor.id) {
