@@ -7,12 +7,25 @@
 
 mod w1_matmul;
 mod w2_elementwise;
+mod w3_sum;
+mod w4_softmax;
+mod w5_conv;
+mod w6_mlp_step;
+mod w7_dispatch;
 
 use crate::measure::Runner;
 use burn::tensor::Device;
 
 /// Every implemented workload, in the table's order. Adding one is a file and an entry here.
-pub static ALL: &[Workload] = &[w1_matmul::W1, w2_elementwise::W2];
+pub static ALL: &[Workload] = &[
+    w1_matmul::W1,
+    w2_elementwise::W2,
+    w3_sum::W3,
+    w4_softmax::W4,
+    w5_conv::W5,
+    w6_mlp_step::W6,
+    w7_dispatch::W7,
+];
 
 /// A workload of the performance issue.
 #[derive(Debug)]
@@ -32,6 +45,10 @@ pub enum Figure {
     GflopPerSec,
     /// `bytes / median`, in GB/s (effective bandwidth: the bytes the work must move).
     GbPerSec,
+    /// The median itself, in ms (one run is one step of the workload).
+    MsPerRun,
+    /// The median divided by the run's number of operations, in µs.
+    UsPerOp(u32),
 }
 
 impl Figure {
@@ -39,6 +56,8 @@ impl Figure {
         match self {
             Figure::GflopPerSec => "GFLOP/s",
             Figure::GbPerSec => "GB/s",
+            Figure::MsPerRun => "ms",
+            Figure::UsPerOp(_) => "µs/op",
         }
     }
 
@@ -47,6 +66,8 @@ impl Figure {
         match self {
             Figure::GflopPerSec => case.flops / seconds / 1e9,
             Figure::GbPerSec => case.bytes / seconds / 1e9,
+            Figure::MsPerRun => seconds * 1e3,
+            Figure::UsPerOp(ops) => seconds * 1e6 / f64::from(ops),
         }
     }
 }

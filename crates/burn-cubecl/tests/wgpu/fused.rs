@@ -533,16 +533,20 @@ fn misuse_panics_with_clear_messages() {
             );
         },
     );
-    expect_panic(&["launch_fused", "cannot run as one kernel"], || {
-        let p = exp_mul_add(DType::F64);
-        let d = DType::F64;
-        launch_fused(
-            &p,
-            vec![t(&[2, 3], d), t(&[2, 3], d), t(&[3], d)],
-            &[],
-            &shape,
-        );
-    });
+    // f64 transcendentals cannot run fused on WGPU; a device without f64 storage (WGSL)
+    // cannot even hold the inputs, so there is nothing to launch.
+    if burn_cubecl::dtype::dtype_usage(&device.client(), DType::F64).storage {
+        expect_panic(&["launch_fused", "cannot run as one kernel"], || {
+            let p = exp_mul_add(DType::F64);
+            let d = DType::F64;
+            launch_fused(
+                &p,
+                vec![t(&[2, 3], d), t(&[2, 3], d), t(&[3], d)],
+                &[],
+                &shape,
+            );
+        });
+    }
 }
 
 #[test]

@@ -1,0 +1,256 @@
+"""The benchmark workloads (W1–W7 of `cargo xtask bench`) in NumPy, PyTorch and JAX on the CPU.
+
+Same protocol as the Rust benchmark: inputs made and synchronised outside the clock, one
+warm-up run, then the median, min and max of RUNS timed runs, each ending when the result is
+ready (JAX: `block_until_ready`). Figures: GFLOP/s (W1, W5), GB/s (W2, W3), ms (W4, W6),
+µs per op (W7). Writes JSON: {framework: {workload/size: {median_s, min_s, max_s, figure, unit}}}.
+"""
+
+import argparse
+import json
+import platform
+import statistics
+import time
+
+RUNS = 10
+
+
+def timed(run, runs=RUNS):
+    run()
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), min(times), max(times)
+
+
+def figure(kind, median, flops=0.0, nbytes=0.0, ops=1):
+    if kind == "GFLOP/s":
+        return flops / median / 1e9
+    if kind == "GB/s":
+        return nbytes / median / 1e9
+    if kind == "ms":
+        return median * 1e3
+    return median * 1e6 / ops
+
+
+# (id, size, unit, flops, bytes, ops) of every case, in the Rust benchmark's order.
+CASES = [
+    ("W1", f"n={n}", "GFLOP/s", 2.0 * n**3, 12.0 * n * n, 1) for n in (256, 1024, 2048)
+] + [
+    ("W2", "2^24", "GB/s", 2.0 * 2**24, 16.0 * 2**24, 1),
+    ("W3", "[4096, 4096]", "GB/s", 4096.0**2, 4.0 * 4096**2 + 4.0 * 4096, 1),
+    ("W4", "[4096, 1024]", "ms", 5.0 * 4096 * 1024, 8.0 * 4096 * 1024, 1),
+    ("W5", "[8, 64, 56, 56]", "GFLOP/s", 2.0 * 8 * 64 * 56 * 56 * 64 * 9, 0.0, 1),
+    ("W6", "batch 256", "ms", 0.0, 0.0, 1),
+    ("W7", "[16] × 1000", "µs/op", 0.0, 0.0, 1000),
+]
+
+
+def numpy_runs():
+    import numpy as np
+
+    rng = np.random.default_rng(42)
+    f32 = np.float32
+    runs = {}
+    for n in (256, 1024, 2048):
+        a, b = rng.random((n, n), dtype=f32), rng.random((n, n), dtype=f32)
+        runs[("W1", f"n={n}")] = lambda a=a, b=b: a @ b
+    a, b, c = (rng.random(2**24, dtype=f32) for _ in range(3))
+    runs[("W2", "2^24")] = lambda: np.exp(a * b + c)
+    x = rng.random((4096, 4096), dtype=f32)
+    runs[("W3", "[4096, 4096]")] = lambda: x.sum(axis=1)
+    s = rng.random((4096, 1024), dtype=f32)
+
+    def softmax():
+        e = np.exp(s - s.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+
+    runs[("W4", "[4096, 1024]")] = softmax
+    # W5: no convolution in NumPy itself; im2col with a matrix product.
+    xc = rng.random((8, 64, 58, 58), dtype=f32)
+    w = rng.random((64, 64 * 9), dtype=f32)
+
+    def conv():
+        cols = np.lib.stride_tricks.sliding_window_view(xc, (3, 3), axis=(2, 3))
+        cols = cols.transpose(0, 2, 3, 1, 4, 5).reshape(8 * 56 * 56, 64 * 9)
+        return cols @ w.T
+
+    runs[("W5", "[8, 64, 56, 56]")] = conv
+    sizes = [784, 1024, 1024, 10]
+    params = [
+        [rng.standard_normal((i, o), dtype=f32) * np.sqrt(2.0 / i), np.zeros(o, f32)]
+        for i, o in zip(sizes, sizes[1:])
+    ]
+    xb = rng.random((256, 784), dtype=f32)
+    onehot = np.eye(10, dtype=f32)[rng.integers(0, 10, 256)]
+
+    def step():
+        hs = [xb]
+        for i, (w_, b_) in enumerate(params):
+            h = hs[-1] @ w_ + b_
+            hs.append(np.maximum(h, 0) if i < len(params) - 1 else h)
+        logits = hs[-1]
+        p = np.exp(logits - logits.max(axis=1, keepdims=True))
+        p /= p.sum(axis=1, keepdims=True)
+        grad = (p - onehot) / 256
+        for i in reversed(range(len(params))):
+            w_, b_ = params[i]
+            gw, gb = hs[i].T @ grad, grad.sum(axis=0)
+            if i > 0:
+                grad = (grad @ w_.T) * (hs[i] > 0)
+            params[i][0] = w_ - 0.01 * gw
+            params[i][1] = b_ - 0.01 * gb
+
+    runs[("W6", "batch 256")] = step
+
+    def dispatch():
+        v = np.zeros(16, f32)
+        for _ in range(1000):
+            v = v + 1
+        return v.copy()
+
+    runs[("W7", "[16] × 1000")] = dispatch
+    return runs
+
+
+def torch_runs():
+    import torch
+
+    torch.manual_seed(42)
+    runs = {}
+    for n in (256, 1024, 2048):
+        a, b = torch.rand(n, n), torch.rand(n, n)
+        runs[("W1", f"n={n}")] = lambda a=a, b=b: a @ b
+    a, b, c = (torch.rand(2**24) for _ in range(3))
+    runs[("W2", "2^24")] = lambda: torch.exp(a * b + c)
+    x = torch.rand(4096, 4096)
+    runs[("W3", "[4096, 4096]")] = lambda: x.sum(dim=1)
+    s = torch.rand(4096, 1024)
+    runs[("W4", "[4096, 1024]")] = lambda: torch.softmax(s, dim=1)
+    xc, w = torch.rand(8, 64, 56, 56), torch.rand(64, 64, 3, 3)
+    runs[("W5", "[8, 64, 56, 56]")] = lambda: torch.nn.functional.conv2d(xc, w, padding=1)
+    model = torch.nn.Sequential(
+        torch.nn.Linear(784, 1024), torch.nn.ReLU(),
+        torch.nn.Linear(1024, 1024), torch.nn.ReLU(),
+        torch.nn.Linear(1024, 10),
+    )
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    xb, yb = torch.rand(256, 784), torch.randint(0, 10, (256,))
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        loss = torch.nn.functional.cross_entropy(model(xb), yb)
+        loss.backward()
+        opt.step()
+        return loss.item()
+
+    runs[("W6", "batch 256")] = step
+
+    def dispatch():
+        v = torch.zeros(16)
+        for _ in range(1000):
+            v = v + 1
+        return v.tolist()
+
+    runs[("W7", "[16] × 1000")] = dispatch
+    return runs
+
+
+def jax_runs():
+    import jax
+    import jax.numpy as jnp
+
+    key = jax.random.PRNGKey(42)
+    keys = iter(jax.random.split(key, 16))
+    rand = lambda *shape: jax.random.uniform(next(keys), shape, jnp.float32)
+    ready = lambda f: (lambda: jax.block_until_ready(f()))
+    runs = {}
+    matmul = jax.jit(lambda a, b: a @ b)
+    for n in (256, 1024, 2048):
+        a, b = rand(n, n), rand(n, n)
+        runs[("W1", f"n={n}")] = ready(lambda a=a, b=b: matmul(a, b))
+    a, b, c = rand(2**24), rand(2**24), rand(2**24)
+    w2 = jax.jit(lambda a, b, c: jnp.exp(a * b + c))
+    runs[("W2", "2^24")] = ready(lambda: w2(a, b, c))
+    x = rand(4096, 4096)
+    w3 = jax.jit(lambda x: x.sum(axis=1))
+    runs[("W3", "[4096, 4096]")] = ready(lambda: w3(x))
+    s = rand(4096, 1024)
+    w4 = jax.jit(lambda s: jax.nn.softmax(s, axis=1))
+    runs[("W4", "[4096, 1024]")] = ready(lambda: w4(s))
+    xc, wc = rand(8, 64, 56, 56), rand(64, 64, 3, 3)
+    w5 = jax.jit(lambda x, w: jax.lax.conv(x, w, (1, 1), "SAME"))
+    runs[("W5", "[8, 64, 56, 56]")] = ready(lambda: w5(xc, wc))
+    sizes = [784, 1024, 1024, 10]
+    params = [
+        (jax.random.normal(next(keys), (i, o)) * jnp.sqrt(2.0 / i), jnp.zeros(o))
+        for i, o in zip(sizes, sizes[1:])
+    ]
+    xb = rand(256, 784)
+    yb = jax.nn.one_hot(jax.random.randint(next(keys), (256,), 0, 10), 10)
+
+    def loss(params, x, y):
+        for i, (w, b) in enumerate(params):
+            x = x @ w + b
+            if i < len(params) - 1:
+                x = jax.nn.relu(x)
+        return -(jax.nn.log_softmax(x) * y).sum() / x.shape[0]
+
+    @jax.jit
+    def update(params, x, y):
+        grads = jax.grad(loss)(params, x, y)
+        return [(w - 0.01 * gw, b - 0.01 * gb) for (w, b), (gw, gb) in zip(params, grads)]
+
+    state = {"params": params}
+
+    def step():
+        state["params"] = jax.block_until_ready(update(state["params"], xb, yb))
+
+    runs[("W6", "batch 256")] = step
+
+    def dispatch():
+        v = jnp.zeros(16)
+        for _ in range(1000):
+            v = v + 1
+        return jax.block_until_ready(v)
+
+    runs[("W7", "[16] × 1000")] = dispatch
+    return runs
+
+
+FRAMEWORKS = {"numpy": numpy_runs, "torch": torch_runs, "jax": jax_runs}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", default="target/bench/peers.json")
+    parser.add_argument("--frameworks", default="numpy,torch,jax")
+    args = parser.parse_args()
+    results = {"machine": platform.processor() or platform.machine(), "frameworks": {}}
+    for name in args.frameworks.split(","):
+        try:
+            runs = FRAMEWORKS[name]()
+        except ImportError as err:
+            print(f"{name}: not installed ({err}); skipped")
+            continue
+        table = {}
+        for wid, size, unit, flops, nbytes, ops in CASES:
+            run = runs.get((wid, size))
+            if run is None:
+                continue
+            median, low, high = timed(run)
+            value = figure(unit, median, flops, nbytes, ops)
+            table[f"{wid} {size}"] = {
+                "median_s": median, "min_s": low, "max_s": high, "figure": value, "unit": unit,
+            }
+            print(f"{name:6} {wid} {size:16} {median * 1e3:10.3f} ms  {value:10.2f} {unit}")
+        results["frameworks"][name] = table
+    with open(args.out, "w") as f:
+        json.dump(results, f, indent=2)
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Runs the benchmark workloads (W1–W7) in NumPy, PyTorch (CPU) and JAX (CPU), in a virtual
+# environment this script makes (under target/peers-venv, or $PEERS_VENV), and writes
+# target/bench/peers.json. `cargo xtask bench` then puts them beside this project's figures.
+#
+#   bash benches/peers/run.sh [--skip-install] [--frameworks numpy,torch,jax]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+venv="${PEERS_VENV:-target/peers-venv}"
+install=1
+args=()
+for arg in "$@"; do
+  case "$arg" in
+    --skip-install) install=0 ;;
+    *) args+=("$arg") ;;
+  esac
+done
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv"
+fi
+if [ "$install" = 1 ]; then
+  "$venv/bin/pip" install --quiet --upgrade pip
+  # The CPU wheel of PyTorch (no CUDA libraries), NumPy, and JAX for the CPU.
+  "$venv/bin/pip" install --quiet numpy
+  "$venv/bin/pip" install --quiet torch --index-url https://download.pytorch.org/whl/cpu \
+    || echo "peers: PyTorch could not be installed; it is skipped" >&2
+  "$venv/bin/pip" install --quiet "jax[cpu]" || echo "peers: JAX could not be installed; it is skipped" >&2
+fi
+mkdir -p target/bench
+exec "$venv/bin/python" benches/peers/peers.py --out target/bench/peers.json "${args[@]}"
