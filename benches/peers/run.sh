@@ -20,9 +20,11 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 if [ "$install" = 1 ]; then
   "$venv/bin/pip" install --quiet --upgrade pip
-  # The CPU wheel of PyTorch (no CUDA libraries), NumPy, and JAX for the CPU.
+  # The CPU wheel of PyTorch (no CUDA libraries; PyPI's wheel, ~5 GB with its CUDA libraries,
+  # when the PyTorch index is unreachable), NumPy, and JAX for the CPU.
   "$venv/bin/pip" install --quiet numpy
   "$venv/bin/pip" install --quiet torch --index-url https://download.pytorch.org/whl/cpu \
+    || "$venv/bin/pip" install --quiet torch \
     || echo "peers: PyTorch could not be installed; it is skipped" >&2
   "$venv/bin/pip" install --quiet "jax[cpu]" || echo "peers: JAX could not be installed; it is skipped" >&2
 fi
