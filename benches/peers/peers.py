@@ -162,9 +162,12 @@ def jax_runs():
     import jax
     import jax.numpy as jnp
 
+    import itertools
+
     key = jax.random.PRNGKey(42)
-    keys = iter(jax.random.split(key, 16))
-    rand = lambda *shape: jax.random.uniform(next(keys), shape, jnp.float32)
+    counter = itertools.count()
+    next_key = lambda: jax.random.fold_in(key, next(counter))
+    rand = lambda *shape: jax.random.uniform(next_key(), shape, jnp.float32)
     ready = lambda f: (lambda: jax.block_until_ready(f()))
     runs = {}
     matmul = jax.jit(lambda a, b: a @ b)
@@ -185,11 +188,11 @@ def jax_runs():
     runs[("W5", "[8, 64, 56, 56]")] = ready(lambda: w5(xc, wc))
     sizes = [784, 1024, 1024, 10]
     params = [
-        (jax.random.normal(next(keys), (i, o)) * jnp.sqrt(2.0 / i), jnp.zeros(o))
+        (jax.random.normal(next_key(), (i, o)) * jnp.sqrt(2.0 / i), jnp.zeros(o))
         for i, o in zip(sizes, sizes[1:])
     ]
     xb = rand(256, 784)
-    yb = jax.nn.one_hot(jax.random.randint(next(keys), (256,), 0, 10), 10)
+    yb = jax.nn.one_hot(jax.random.randint(next_key(), (256,), 0, 10), 10)
 
     def loss(params, x, y):
         for i, (w, b) in enumerate(params):
@@ -235,12 +238,19 @@ def main():
         except ImportError as err:
             print(f"{name}: not installed ({err}); skipped")
             continue
+        except Exception as err:  # a broken install must not hide the other frameworks
+            print(f"{name}: setup failed ({err!r}); skipped")
+            continue
         table = {}
         for wid, size, unit, flops, nbytes, ops in CASES:
             run = runs.get((wid, size))
             if run is None:
                 continue
-            median, low, high = timed(run)
+            try:
+                median, low, high = timed(run)
+            except Exception as err:
+                print(f"{name} {wid} {size}: failed ({err!r}); skipped")
+                continue
             value = figure(unit, median, flops, nbytes, ops)
             table[f"{wid} {size}"] = {
                 "median_s": median, "min_s": low, "max_s": high, "figure": value, "unit": unit,

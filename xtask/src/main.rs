@@ -8,6 +8,8 @@
 //! - `bench`: the benchmark (`crates/burn-bench`) in release mode; its options pass through
 //!   (`--backend flex|wgpu|all`, `--workload W1,W2,...`, `--out PATH`, `--help`). The feature
 //!   `wgpu` is built only when a WGPU backend is asked for (the default, `all`, asks for it).
+//!   `bench --peers` first runs `benches/peers/run.sh` (NumPy, PyTorch, JAX in a virtual
+//!   environment it makes) and prints Flex beside them as ratios.
 //!   `bench --fusion` runs the fusion report instead (`crates/burn-bench/src/bin/fusion.rs`:
 //!   W2 launches and time with and without fusion, the plan-cache hit rate of a training step).
 
@@ -267,12 +269,35 @@ fn bench(args: &[String]) -> Result<(), String> {
             "fusion",
         ]);
     }
+    // `--peers`: the NumPy / PyTorch / JAX figures first (the script makes its own virtual
+    // environment), then this project's beside them.
+    let peers = args.iter().any(|a| a == "--peers");
+    let args: Vec<String> = args.iter().filter(|a| *a != "--peers").cloned().collect();
+    let args = &args[..];
+    if peers {
+        let status = Command::new("bash")
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../benches/peers/run.sh"
+            ))
+            .status()
+            .map_err(|err| format!("cannot run benches/peers/run.sh: {err}"))?;
+        if !status.success() {
+            return Err(format!("benches/peers/run.sh failed ({status})"));
+        }
+    }
     let mut command = vec!["run", "--release", "-p", "burn-bench"];
     if bench_needs_wgpu(args) {
         command.extend(["--features", "wgpu"]);
     }
     command.push("--");
     command.extend(args.iter().map(String::as_str));
+    if peers {
+        command.extend([
+            "--peers",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../target/bench/peers.json"),
+        ]);
+    }
     cargo(&command)
 }
 

@@ -15,6 +15,8 @@ options:
   --max-seconds S    time cap per configuration, warm-up included (default 20): a slow
                      configuration stops after 3 timed runs once past it, and says so
   --out PATH         where to write the JSON results (default target/bench/results.json)
+  --peers PATH       also print Flex beside NumPy, PyTorch and JAX from the peers script's JSON
+                     (`cargo xtask bench --peers` runs the script first)
   --no-limits        skip measuring the machine's limits (no \"% of roofline\" column)
   --list             list the workloads and exit
   --help             this text";
@@ -28,6 +30,8 @@ pub struct Options {
     pub max_seconds: f64,
     pub out: Option<PathBuf>,
     pub limits: bool,
+    /// The peers script's JSON, to print beside Flex's rows.
+    pub peers: Option<PathBuf>,
 }
 
 /// What the command line asks for.
@@ -46,6 +50,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
         max_seconds: 20.0,
         out: None,
         limits: true,
+        peers: None,
     };
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
@@ -83,6 +88,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
                     .ok_or_else(|| format!("--max-seconds {secs}: expected a positive number"))?;
             }
             "--out" => options.out = Some(PathBuf::from(value("a path")?)),
+            "--peers" => options.peers = Some(PathBuf::from(value("a path")?)),
             other => return Err(format!("unknown argument `{other}`\n\n{USAGE}")),
         }
     }

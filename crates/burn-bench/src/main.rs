@@ -10,6 +10,7 @@ mod cli;
 mod load;
 mod machine;
 mod measure;
+mod peers;
 mod report;
 mod workloads;
 
@@ -161,6 +162,10 @@ fn run(options: Options) -> Result<(), String> {
     println!();
     println!("{}", report.table());
     println!();
+    if let Some(path) = &options.peers {
+        println!("{}", peers::table(&report.results, path)?);
+        println!();
+    }
     let m = &report.machine;
     match &report.limits {
         Some(l) => {

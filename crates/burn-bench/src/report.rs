@@ -139,7 +139,7 @@ impl Report {
                     (
                         unit.format(median),
                         format!("{}–{}", unit.number(min), unit.format(max)),
-                        format!("{figure:.1} {}", row.unit),
+                        format!("{} {}", figure_number(figure), row.unit),
                     )
                 }
                 _ => (
@@ -258,6 +258,17 @@ impl TimeUnit {
 }
 
 /// The workspace's root (where `target/bench/` goes by default).
+/// A figure with three significant digits at most (`0.0483`, `8.31`, `245.9`).
+pub fn figure_number(value: f64) -> String {
+    if value.abs() >= 100.0 {
+        format!("{value:.1}")
+    } else if value.abs() >= 1.0 {
+        format!("{value:.2}")
+    } else {
+        format!("{value:.3}")
+    }
+}
+
 pub fn workspace_root() -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     std::fs::canonicalize(&root).unwrap_or(root)
