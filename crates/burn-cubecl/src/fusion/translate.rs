@@ -62,84 +62,65 @@ fn unary_of(op: &Fl) -> Option<(UnaryOp, &TensorIr, &TensorIr)> {
 /// `(op, lhs, rhs, out)` of a binary operation of two tensors or of a tensor and a scalar.
 type Binary<'a, K> = (K, &'a TensorIr, Result<&'a TensorIr, Scalar>, &'a TensorIr);
 
-fn float_binary(op: &Fl) -> Option<Binary<'_, BinaryOp>> {
-    use BinaryOp as O;
-    Some(match op {
-        Fl::Add { lhs, rhs, out } => (O::Add, lhs, Ok(rhs), out),
-        Fl::Sub { lhs, rhs, out } => (O::Sub, lhs, Ok(rhs), out),
-        Fl::Mul { lhs, rhs, out } => (O::Mul, lhs, Ok(rhs), out),
-        Fl::Div { lhs, rhs, out } => (O::Div, lhs, Ok(rhs), out),
-        Fl::Remainder { lhs, rhs, out } => (O::Remainder, lhs, Ok(rhs), out),
-        Fl::Powf { lhs, rhs, out } => (O::Powf, lhs, Ok(rhs), out),
-        Fl::Atan2 { lhs, rhs, out } => (O::Atan2, lhs, Ok(rhs), out),
-        Fl::AddScalar { lhs, rhs, out } => (O::Add, lhs, Err(*rhs), out),
-        Fl::SubScalar { lhs, rhs, out } => (O::Sub, lhs, Err(*rhs), out),
-        Fl::MulScalar { lhs, rhs, out } => (O::Mul, lhs, Err(*rhs), out),
-        Fl::DivScalar { lhs, rhs, out } => (O::Div, lhs, Err(*rhs), out),
-        Fl::RemainderScalar { lhs, rhs, out } => (O::Remainder, lhs, Err(*rhs), out),
-        Fl::PowfScalar { lhs, rhs, out } => (O::Powf, lhs, Err(*rhs), out),
-        Fl::ClampMin { tensor, min, out } => (O::Max, tensor, Err(*min), out),
-        Fl::ClampMax { tensor, max, out } => (O::Min, tensor, Err(*max), out),
-        _ => return None,
-    })
+/// `fn $name(op: &$E) -> Option<Binary<BinaryOp>>`: the binary arithmetic of one IR group
+/// (the variants both groups share, plus `$extra` arms).
+macro_rules! binary_of {
+    ($name:ident, $E:ident { $($extra:tt)* }) => {
+        fn $name(op: &$E) -> Option<Binary<'_, BinaryOp>> {
+            use BinaryOp as O;
+            Some(match op {
+                $E::Add { lhs, rhs, out } => (O::Add, lhs, Ok(rhs), out),
+                $E::Sub { lhs, rhs, out } => (O::Sub, lhs, Ok(rhs), out),
+                $E::Mul { lhs, rhs, out } => (O::Mul, lhs, Ok(rhs), out),
+                $E::Div { lhs, rhs, out } => (O::Div, lhs, Ok(rhs), out),
+                $E::Remainder { lhs, rhs, out } => (O::Remainder, lhs, Ok(rhs), out),
+                $E::AddScalar { lhs, rhs, out } => (O::Add, lhs, Err(*rhs), out),
+                $E::SubScalar { lhs, rhs, out } => (O::Sub, lhs, Err(*rhs), out),
+                $E::MulScalar { lhs, rhs, out } => (O::Mul, lhs, Err(*rhs), out),
+                $E::DivScalar { lhs, rhs, out } => (O::Div, lhs, Err(*rhs), out),
+                $E::RemainderScalar { lhs, rhs, out } => (O::Remainder, lhs, Err(*rhs), out),
+                $E::ClampMin { tensor, min, out } => (O::Max, tensor, Err(*min), out),
+                $E::ClampMax { tensor, max, out } => (O::Min, tensor, Err(*max), out),
+                $($extra)*
+                _ => return None,
+            })
+        }
+    };
 }
 
-fn int_binary(op: &In) -> Option<Binary<'_, BinaryOp>> {
-    use BinaryOp as O;
-    Some(match op {
-        In::Add { lhs, rhs, out } => (O::Add, lhs, Ok(rhs), out),
-        In::Sub { lhs, rhs, out } => (O::Sub, lhs, Ok(rhs), out),
-        In::Mul { lhs, rhs, out } => (O::Mul, lhs, Ok(rhs), out),
-        In::Div { lhs, rhs, out } => (O::Div, lhs, Ok(rhs), out),
-        In::Remainder { lhs, rhs, out } => (O::Remainder, lhs, Ok(rhs), out),
-        In::AddScalar { lhs, rhs, out } => (O::Add, lhs, Err(*rhs), out),
-        In::SubScalar { lhs, rhs, out } => (O::Sub, lhs, Err(*rhs), out),
-        In::MulScalar { lhs, rhs, out } => (O::Mul, lhs, Err(*rhs), out),
-        In::DivScalar { lhs, rhs, out } => (O::Div, lhs, Err(*rhs), out),
-        In::RemainderScalar { lhs, rhs, out } => (O::Remainder, lhs, Err(*rhs), out),
-        In::ClampMin { tensor, min, out } => (O::Max, tensor, Err(*min), out),
-        In::ClampMax { tensor, max, out } => (O::Min, tensor, Err(*max), out),
-        _ => return None,
-    })
+binary_of!(float_binary, Fl {
+    Fl::Powf { lhs, rhs, out } => (O::Powf, lhs, Ok(rhs), out),
+    Fl::Atan2 { lhs, rhs, out } => (O::Atan2, lhs, Ok(rhs), out),
+    Fl::PowfScalar { lhs, rhs, out } => (O::Powf, lhs, Err(*rhs), out),
+});
+binary_of!(int_binary, In {});
+
+/// `fn $name(op: &$E) -> Option<Binary<CompareOp>>`: the comparisons of one IR group.
+macro_rules! compare_of {
+    ($name:ident, $E:ident) => {
+        fn $name(op: &$E) -> Option<Binary<'_, CompareOp>> {
+            use CompareOp as C;
+            Some(match op {
+                $E::Equal { lhs, rhs, out } => (C::Equal, lhs, Ok(rhs), out),
+                $E::NotEqual { lhs, rhs, out } => (C::NotEqual, lhs, Ok(rhs), out),
+                $E::Greater { lhs, rhs, out } => (C::Greater, lhs, Ok(rhs), out),
+                $E::GreaterEqual { lhs, rhs, out } => (C::GreaterEqual, lhs, Ok(rhs), out),
+                $E::Lower { lhs, rhs, out } => (C::Lower, lhs, Ok(rhs), out),
+                $E::LowerEqual { lhs, rhs, out } => (C::LowerEqual, lhs, Ok(rhs), out),
+                $E::EqualElem { lhs, rhs, out } => (C::Equal, lhs, Err(*rhs), out),
+                $E::NotEqualElem { lhs, rhs, out } => (C::NotEqual, lhs, Err(*rhs), out),
+                $E::GreaterElem { lhs, rhs, out } => (C::Greater, lhs, Err(*rhs), out),
+                $E::GreaterEqualElem { lhs, rhs, out } => (C::GreaterEqual, lhs, Err(*rhs), out),
+                $E::LowerElem { lhs, rhs, out } => (C::Lower, lhs, Err(*rhs), out),
+                $E::LowerEqualElem { lhs, rhs, out } => (C::LowerEqual, lhs, Err(*rhs), out),
+                _ => return None,
+            })
+        }
+    };
 }
 
-fn float_compare(op: &Fl) -> Option<Binary<'_, CompareOp>> {
-    use CompareOp as C;
-    Some(match op {
-        Fl::Equal { lhs, rhs, out } => (C::Equal, lhs, Ok(rhs), out),
-        Fl::NotEqual { lhs, rhs, out } => (C::NotEqual, lhs, Ok(rhs), out),
-        Fl::Greater { lhs, rhs, out } => (C::Greater, lhs, Ok(rhs), out),
-        Fl::GreaterEqual { lhs, rhs, out } => (C::GreaterEqual, lhs, Ok(rhs), out),
-        Fl::Lower { lhs, rhs, out } => (C::Lower, lhs, Ok(rhs), out),
-        Fl::LowerEqual { lhs, rhs, out } => (C::LowerEqual, lhs, Ok(rhs), out),
-        Fl::EqualElem { lhs, rhs, out } => (C::Equal, lhs, Err(*rhs), out),
-        Fl::NotEqualElem { lhs, rhs, out } => (C::NotEqual, lhs, Err(*rhs), out),
-        Fl::GreaterElem { lhs, rhs, out } => (C::Greater, lhs, Err(*rhs), out),
-        Fl::GreaterEqualElem { lhs, rhs, out } => (C::GreaterEqual, lhs, Err(*rhs), out),
-        Fl::LowerElem { lhs, rhs, out } => (C::Lower, lhs, Err(*rhs), out),
-        Fl::LowerEqualElem { lhs, rhs, out } => (C::LowerEqual, lhs, Err(*rhs), out),
-        _ => return None,
-    })
-}
-
-fn int_compare(op: &In) -> Option<Binary<'_, CompareOp>> {
-    use CompareOp as C;
-    Some(match op {
-        In::Equal { lhs, rhs, out } => (C::Equal, lhs, Ok(rhs), out),
-        In::NotEqual { lhs, rhs, out } => (C::NotEqual, lhs, Ok(rhs), out),
-        In::Greater { lhs, rhs, out } => (C::Greater, lhs, Ok(rhs), out),
-        In::GreaterEqual { lhs, rhs, out } => (C::GreaterEqual, lhs, Ok(rhs), out),
-        In::Lower { lhs, rhs, out } => (C::Lower, lhs, Ok(rhs), out),
-        In::LowerEqual { lhs, rhs, out } => (C::LowerEqual, lhs, Ok(rhs), out),
-        In::EqualElem { lhs, rhs, out } => (C::Equal, lhs, Err(*rhs), out),
-        In::NotEqualElem { lhs, rhs, out } => (C::NotEqual, lhs, Err(*rhs), out),
-        In::GreaterElem { lhs, rhs, out } => (C::Greater, lhs, Err(*rhs), out),
-        In::GreaterEqualElem { lhs, rhs, out } => (C::GreaterEqual, lhs, Err(*rhs), out),
-        In::LowerElem { lhs, rhs, out } => (C::Lower, lhs, Err(*rhs), out),
-        In::LowerEqualElem { lhs, rhs, out } => (C::LowerEqual, lhs, Err(*rhs), out),
-        _ => return None,
-    })
-}
+compare_of!(float_compare, Fl);
+compare_of!(int_compare, In);
 
 /// The operand of a binary operation's right side.
 fn rhs_operand<'a>(rhs: &Result<&'a TensorIr, Scalar>, dtype: DType) -> Operand<'a> {
