@@ -17,6 +17,26 @@ use burn_backend::{DType, Scalar, Shape};
 use cubecl::prelude::*;
 use cubecl::std::tensor::layout::linear::{LinearView, LinearViewLaunch, LinearViewMut};
 
+/// The `Views` and `Outputs` of the sequences a `#[cube]` function received, inside its
+/// `intrinsic!` (a macro, not a function: each sequence keeps its own view lifetime).
+macro_rules! expanded_views {
+    ($fi:ident, $ii:ident, $bi:ident, $sc:ident, $fo:ident, $io:ident, $bo:ident) => {
+        (
+            Views::<F, I, B, N> {
+                float_inputs: $fi.iter_cloned().collect(),
+                int_inputs: $ii.iter_cloned().collect(),
+                bool_inputs: $bi.iter_cloned().collect(),
+                scalars: $sc.iter_cloned().collect(),
+            },
+            Outputs::<F, I, B, N> {
+                floats: $fo.iter_cloned().collect(),
+                ints: $io.iter_cloned().collect(),
+                bools: $bo.iter_cloned().collect(),
+            },
+        )
+    };
+}
+
 /// Evaluates the program at `pos`, writes its outputs there, and returns local `local`.
 #[cube]
 #[allow(clippy::too_many_arguments, clippy::extra_unused_type_parameters)]
@@ -33,17 +53,15 @@ fn step<F: Float, A: Float, I: Numeric, B: Numeric, N: Size>(
     #[comptime] local: u32,
 ) -> Vector<A, N> {
     intrinsic!(|scope| {
-        let views = Views::<F, I, B, N> {
-            float_inputs: float_inputs.iter_cloned().collect(),
-            int_inputs: int_inputs.iter_cloned().collect(),
-            bool_inputs: bool_inputs.iter_cloned().collect(),
-            scalars: scalars.iter_cloned().collect(),
-        };
-        let mut outputs = Outputs::<F, I, B, N> {
-            floats: float_outputs.iter_cloned().collect(),
-            ints: int_outputs.iter_cloned().collect(),
-            bools: bool_outputs.iter_cloned().collect(),
-        };
+        let (views, mut outputs) = expanded_views!(
+            float_inputs,
+            int_inputs,
+            bool_inputs,
+            scalars,
+            float_outputs,
+            int_outputs,
+            bool_outputs
+        );
         let locals = evaluate::<F, A, I, B, N>(scope, &views, pos, program, None);
         write_outputs::<F, A, I, B, N>(scope, &mut outputs, pos, program, &locals);
         locals[local as usize]
@@ -70,17 +88,15 @@ fn epilogue_step<F: Float, A: Float, I: Numeric, B: Numeric, N: Size>(
 ) {
     intrinsic!(|scope| {
         if let Some(program) = program {
-            let views = Views::<F, I, B, N> {
-                float_inputs: float_inputs.iter_cloned().collect(),
-                int_inputs: int_inputs.iter_cloned().collect(),
-                bool_inputs: bool_inputs.iter_cloned().collect(),
-                scalars: scalars.iter_cloned().collect(),
-            };
-            let mut outputs = Outputs::<F, I, B, N> {
-                floats: float_outputs.iter_cloned().collect(),
-                ints: int_outputs.iter_cloned().collect(),
-                bools: bool_outputs.iter_cloned().collect(),
-            };
+            let (views, mut outputs) = expanded_views!(
+                float_inputs,
+                int_inputs,
+                bool_inputs,
+                scalars,
+                float_outputs,
+                int_outputs,
+                bool_outputs
+            );
             let reduced = Some(Value::Float(acc));
             let locals = evaluate::<F, A, I, B, N>(scope, &views, pos, program, reduced);
             write_outputs::<F, A, I, B, N>(scope, &mut outputs, pos, program, &locals);
