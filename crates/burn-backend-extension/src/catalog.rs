@@ -6,6 +6,7 @@
 //! Adding a backend = one entry here + the backend crate behind that feature.
 
 /// One executing backend.
+#[derive(Clone)]
 pub struct CatalogEntry {
     /// The variant name in `DispatchDevice` and `DispatchTensor`.
     pub variant: &'static str,
@@ -45,3 +46,17 @@ pub const CATALOG: &[CatalogEntry] = &[
         ],
     },
 ];
+
+/// The catalog with one more entry (`Capture`), as adding a backend would make it: the tests
+/// check that routing and selectors follow it with no other list edited.
+#[cfg(test)]
+pub(crate) fn extended_catalog() -> Vec<CatalogEntry> {
+    let mut entries = CATALOG.to_vec();
+    entries.push(CatalogEntry {
+        variant: "Capture",
+        backend: "::burn_capture::Capture",
+        feature: "capture",
+        aliases: &[],
+    });
+    entries
+}

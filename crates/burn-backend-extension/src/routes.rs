@@ -77,31 +77,11 @@ pub(crate) fn expand(input: TokenStream2, catalog: &[CatalogEntry]) -> TokenStre
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalog::CATALOG;
-
-    /// A catalog with one more entry, as adding a backend would make it.
-    fn extended() -> Vec<CatalogEntry> {
-        let mut entries: Vec<CatalogEntry> = CATALOG
-            .iter()
-            .map(|e| CatalogEntry {
-                variant: e.variant,
-                backend: e.backend,
-                feature: e.feature,
-                aliases: e.aliases,
-            })
-            .collect();
-        entries.push(CatalogEntry {
-            variant: "Capture",
-            backend: "::burn_capture::Capture",
-            feature: "capture",
-            aliases: &[],
-        });
-        entries
-    }
+    use crate::catalog::{CATALOG, extended_catalog};
 
     #[test]
     fn every_entry_gets_a_route_under_its_feature() {
-        let out = expand(TokenStream2::new(), &extended()).to_string();
+        let out = expand(TokenStream2::new(), &extended_catalog()).to_string();
         for (name, feature) in [
             ("__burn_ext_route_flex", "\"flex\""),
             ("__burn_ext_route_cube", "\"cube\""),

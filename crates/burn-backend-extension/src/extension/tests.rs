@@ -3,28 +3,9 @@
 //! tests (`tests/ui`).
 
 use super::expand;
-use crate::catalog::{CATALOG, CatalogEntry};
+use crate::catalog::{CATALOG, extended_catalog};
 use proc_macro2::TokenStream as TokenStream2;
 use quote::quote;
-
-fn extended() -> Vec<CatalogEntry> {
-    let mut entries: Vec<CatalogEntry> = CATALOG
-        .iter()
-        .map(|e| CatalogEntry {
-            variant: e.variant,
-            backend: e.backend,
-            feature: e.feature,
-            aliases: e.aliases,
-        })
-        .collect();
-    entries.push(CatalogEntry {
-        variant: "Capture",
-        backend: "::burn_capture::Capture",
-        feature: "capture",
-        aliases: &[],
-    });
-    entries
-}
 
 fn ops() -> TokenStream2 {
     quote! {
@@ -36,7 +17,7 @@ fn ops() -> TokenStream2 {
 
 #[test]
 fn a_new_catalog_entry_is_a_selector_and_is_routed() {
-    let out = expand(quote!(Flex, Capture, Autodiff), ops(), &extended()).to_string();
+    let out = expand(quote!(Flex, Capture, Autodiff), ops(), &extended_catalog()).to_string();
     assert!(!out.contains("compile_error"), "{out}");
     assert!(out.contains("__burn_ext_route_capture"), "{out}");
     assert!(out.contains("__burn_ext_route_flex"), "{out}");
