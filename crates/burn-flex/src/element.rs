@@ -27,11 +27,24 @@ pub trait FloatElement: FlexElement + Float + Send + Sync {
     ) {
         crate::kernels::gemm::gemm_via_f32(m, k, n, lhs, lhs_strides, rhs, rhs_strides, dst)
     }
+
+    /// `e^x`: without a library call for `f32` and the half floats (so loops of it vectorize,
+    /// see [`crate::simd::exp_f32`]), `libm`'s for `f64`.
+    #[inline(always)]
+    fn exp_vectorizable(self) -> Self {
+        Float::exp(self)
+    }
 }
 
 macro_rules! float_element_with_gemm {
-    ($($ty:ty),*) => {$(
+    ($($ty:ty => |$x:ident| $exp:expr),*) => {$(
         impl FloatElement for $ty {
+            #[inline(always)]
+            fn exp_vectorizable(self) -> Self {
+                let $x = self;
+                $exp
+            }
+
             fn gemm(
                 m: usize,
                 k: usize,
@@ -48,8 +61,17 @@ macro_rules! float_element_with_gemm {
     )*};
 }
 
-float_element_with_gemm!(f64, f32, f16);
-impl FloatElement for bf16 {}
+float_element_with_gemm!(
+    f64 => |x| x.exp(),
+    f32 => |x| crate::simd::exp_f32(x),
+    f16 => |x| f16::from_f32(crate::simd::exp_f32(x.to_f32()))
+);
+impl FloatElement for bf16 {
+    #[inline(always)]
+    fn exp_vectorizable(self) -> Self {
+        bf16::from_f32(crate::simd::exp_f32(self.to_f32()))
+    }
+}
 
 /// An integer element (signed or unsigned).
 pub trait IntElement: FlexElement + PrimInt + Send + Sync {}

@@ -14,6 +14,7 @@ pub mod backend;
 pub mod element;
 pub mod kernels;
 pub mod ops;
+pub mod simd;
 pub mod tensor;
 
 pub use backend::{Flex, FlexDevice};

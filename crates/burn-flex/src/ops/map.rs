@@ -1,12 +1,14 @@
 //! The element-wise engine: maps and broadcasting zips over strided tensors, writing into the
 //! input's buffer when it may be reused, and splitting large outputs across rayon threads.
 
+use crate::simd::vectorized;
 use crate::tensor::iter::for_each_row;
 use crate::tensor::{FlexTensor, Layout, Storable};
 use burn_std::Shape;
 use rayon::prelude::*;
 
-/// Number of output elements from which element-wise work is split across threads.
+/// Number of elements of work from which element-wise work and reductions are split across
+/// threads.
 pub const PAR_THRESHOLD: usize = 1 << 16;
 
 /// The shape `a` and `b` broadcast to; panics naming `op` when they are incompatible.
@@ -36,11 +38,27 @@ pub fn for_each_out_row<O: Send, const K: usize>(
     inputs: [&Layout; K],
     row: impl Fn(&mut [O], [usize; K], [isize; K]) + Sync,
 ) {
+    for_each_out_row_weighted(out, shape, inputs, 1, row)
+}
+
+/// [`for_each_out_row`] for outputs that each cost `work_per_output` input elements (a
+/// reduction's line length): the split across threads follows the total work, so a few long
+/// lines are shared out as well as many short ones.
+pub fn for_each_out_row_weighted<O: Send, const K: usize>(
+    out: &mut [O],
+    shape: &Shape,
+    inputs: [&Layout; K],
+    work_per_output: usize,
+    row: impl Fn(&mut [O], [usize; K], [isize; K]) + Sync,
+) {
     let n = shape.num_elements();
     debug_assert_eq!(out.len(), n);
     let split = shape.dims.iter().position(|&d| d > 1);
     match split {
-        Some(dim) if n >= PAR_THRESHOLD && rayon::current_num_threads() > 1 => {
+        Some(dim)
+            if n.saturating_mul(work_per_output.max(1)) >= PAR_THRESHOLD
+                && rayon::current_num_threads() > 1 =>
+        {
             let size = shape[dim];
             let inner = n / size;
             let pieces = (rayon::current_num_threads() * 4).min(size);
@@ -60,6 +78,7 @@ pub fn for_each_out_row<O: Send, const K: usize>(
     }
 }
 
+#[inline(always)]
 fn fill_rows<O, const K: usize>(
     out: &mut [O],
     shape: &Shape,
@@ -72,14 +91,17 @@ fn fill_rows<O, const K: usize>(
         inputs.map(|l| l.strides()),
         inputs.map(|l| l.offset()),
         |starts, len, strides| {
-            row(&mut out[pos..pos + len], starts, strides);
+            // Each row runs compiled for the CPU's widest vectors (rows of a contiguous view
+            // are merged, so this is once per chunk there).
+            let o = &mut out[pos..pos + len];
+            vectorized(|| row(o, starts, strides));
             pos += len;
         },
     );
 }
 
 /// `out[i] = f(a[start + i * stride])` for a row.
-#[inline]
+#[inline(always)]
 pub fn map_row<A: Copy, O: Copy>(
     out: &mut [O],
     a: &[A],
@@ -106,7 +128,7 @@ pub fn map_row<A: Copy, O: Copy>(
 }
 
 /// `out[i] = f(a[..], b[..])` for a row of two strided inputs.
-#[inline]
+#[inline(always)]
 pub fn zip_row<A: Copy, B: Copy, O>(
     out: &mut [O],
     (a, pa, sa): (&[A], usize, isize),
@@ -218,7 +240,7 @@ pub fn zip_same<E: Storable>(
 }
 
 /// `out[i] = f(out[i], b[..])` for a row.
-#[inline]
+#[inline(always)]
 fn zip_row_in_place<E: Copy>(
     out: &mut [E],
     (b, pb, sb): (&[E], usize, isize),

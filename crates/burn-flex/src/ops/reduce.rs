@@ -6,7 +6,8 @@
 //! read memory in order. Large outputs are split across threads.
 
 use super::arith::{NumElement, max_nan, min_nan};
-use super::map::{PAR_THRESHOLD, for_each_out_row};
+use super::map::{PAR_THRESHOLD, for_each_out_row_weighted};
+use crate::simd::vectorized;
 use crate::tensor::iter::for_each_row;
 use crate::tensor::{FlexTensor, Storable};
 use burn_std::{DType, Element, Shape};
@@ -22,6 +23,7 @@ trait Reducer<E: Copy>: Sync {
     /// Combines the accumulators of two consecutive runs (`a` first).
     fn merge(&self, a: Self::Acc, b: Self::Acc) -> Self::Acc;
     /// Folds a strided line whose first element has index `first`.
+    #[inline(always)]
     fn line(
         &self,
         mut acc: Self::Acc,
@@ -43,15 +45,19 @@ trait Reducer<E: Copy>: Sync {
 struct Sum<E>(PhantomData<E>);
 impl<E: NumElement> Reducer<E> for Sum<E> {
     type Acc = E::Acc;
+    #[inline(always)]
     fn init(&self) -> E::Acc {
         E::Acc::zero()
     }
+    #[inline(always)]
     fn step(&self, acc: E::Acc, x: E, _: usize) -> E::Acc {
         acc.add(x.to_acc())
     }
+    #[inline(always)]
     fn merge(&self, a: E::Acc, b: E::Acc) -> E::Acc {
         a.add(b)
     }
+    #[inline(always)]
     fn line(
         &self,
         acc: E::Acc,
@@ -70,10 +76,11 @@ impl<E: NumElement> Reducer<E> for Sum<E> {
             }
             return acc;
         }
-        // Eight independent partial sums: vectorizable and more accurate than one running sum.
+        // 32 independent partial sums: several vector registers of them keep the adder busy, and
+        // they are more accurate than one running sum.
         let values = &data[start..start + len];
-        let mut lanes = [E::Acc::zero(); 8];
-        let chunks = values.chunks_exact(8);
+        let mut lanes = [E::Acc::zero(); 32];
+        let chunks = values.chunks_exact(32);
         let tail = chunks.remainder();
         for chunk in chunks {
             for (lane, &x) in lanes.iter_mut().zip(chunk) {
@@ -91,12 +98,15 @@ impl<E: NumElement> Reducer<E> for Sum<E> {
 struct Prod<E>(PhantomData<E>);
 impl<E: NumElement> Reducer<E> for Prod<E> {
     type Acc = E::Acc;
+    #[inline(always)]
     fn init(&self) -> E::Acc {
         E::Acc::one()
     }
+    #[inline(always)]
     fn step(&self, acc: E::Acc, x: E, _: usize) -> E::Acc {
         acc.mul(x.to_acc())
     }
+    #[inline(always)]
     fn merge(&self, a: E::Acc, b: E::Acc) -> E::Acc {
         a.mul(b)
     }
@@ -105,12 +115,15 @@ impl<E: NumElement> Reducer<E> for Prod<E> {
 struct Max<E>(PhantomData<E>);
 impl<E: NumElement> Reducer<E> for Max<E> {
     type Acc = E;
+    #[inline(always)]
     fn init(&self) -> E {
         E::min_value()
     }
+    #[inline(always)]
     fn step(&self, acc: E, x: E, _: usize) -> E {
         max_nan(acc, x)
     }
+    #[inline(always)]
     fn merge(&self, a: E, b: E) -> E {
         max_nan(a, b)
     }
@@ -119,12 +132,15 @@ impl<E: NumElement> Reducer<E> for Max<E> {
 struct Min<E>(PhantomData<E>);
 impl<E: NumElement> Reducer<E> for Min<E> {
     type Acc = E;
+    #[inline(always)]
     fn init(&self) -> E {
         E::max_value()
     }
+    #[inline(always)]
     fn step(&self, acc: E, x: E, _: usize) -> E {
         min_nan(acc, x)
     }
+    #[inline(always)]
     fn merge(&self, a: E, b: E) -> E {
         min_nan(a, b)
     }
@@ -135,9 +151,11 @@ impl<E: NumElement> Reducer<E> for Min<E> {
 struct Arg<E, const MAX: bool>(PhantomData<E>);
 impl<E: NumElement, const MAX: bool> Reducer<E> for Arg<E, MAX> {
     type Acc = (E, usize);
+    #[inline(always)]
     fn init(&self) -> (E, usize) {
         (if MAX { E::min_value() } else { E::max_value() }, 0)
     }
+    #[inline(always)]
     fn step(&self, acc: (E, usize), x: E, index: usize) -> (E, usize) {
         let better = if acc.0.is_nan() {
             false
@@ -150,6 +168,7 @@ impl<E: NumElement, const MAX: bool> Reducer<E> for Arg<E, MAX> {
         };
         if better { (x, index) } else { acc }
     }
+    #[inline(always)]
     fn merge(&self, a: (E, usize), b: (E, usize)) -> (E, usize) {
         self.step(a, b.0, b.1)
     }
@@ -159,13 +178,16 @@ impl<E: NumElement, const MAX: bool> Reducer<E> for Arg<E, MAX> {
 struct Truth<E, const ANY: bool>(PhantomData<E>);
 impl<E: Element, const ANY: bool> Reducer<E> for Truth<E, ANY> {
     type Acc = bool;
+    #[inline(always)]
     fn init(&self) -> bool {
         !ANY
     }
+    #[inline(always)]
     fn step(&self, acc: bool, x: E, _: usize) -> bool {
         let nonzero = x != E::default();
         if ANY { acc | nonzero } else { acc & nonzero }
     }
+    #[inline(always)]
     fn merge(&self, a: bool, b: bool) -> bool {
         if ANY { a | b } else { a & b }
     }
@@ -185,11 +207,11 @@ fn fold_all<E: Storable, R: Reducer<E>>(t: &FlexTensor, r: &R) -> R::Acc {
             let partials: Vec<R::Acc> = values
                 .par_chunks(chunk)
                 .enumerate()
-                .map(|(i, c)| r.line(r.init(), c, 0, c.len(), 1, i * chunk))
+                .map(|(i, c)| vectorized(|| r.line(r.init(), c, 0, c.len(), 1, i * chunk)))
                 .collect();
             return partials.into_iter().fold(r.init(), |a, b| r.merge(a, b));
         }
-        return r.line(r.init(), values, 0, values.len(), 1, 0);
+        return vectorized(|| r.line(r.init(), values, 0, values.len(), 1, 0));
     }
     let mut acc = r.init();
     let mut index = 0;
@@ -229,7 +251,7 @@ fn fold_dim<E: Storable, R: Reducer<E>>(
     let stride = layout.strides()[dim];
     let rest = layout.select_index(dim, 0);
     let data = t.storage::<E>();
-    for_each_out_row(&mut out, rest.shape(), [&rest], |o, [p], [s]| {
+    for_each_out_row_weighted(&mut out, rest.shape(), [&rest], size, |o, [p], [s]| {
         if stride.abs() == 1 || o.len() == 1 {
             let mut q = p as isize;
             for acc in o.iter_mut() {

@@ -3,6 +3,7 @@
 
 use super::arith::NumElement;
 use super::map::{map_into, map_same};
+use crate::element::FloatElement;
 use crate::tensor::FlexTensor;
 use burn_std::{Element, Scalar};
 use num_traits::Float;
@@ -19,7 +20,7 @@ macro_rules! float_unary {
 
 float_unary! {
     /// `e^x`.
-    exp => |x| x.exp();
+    exp => |x| x.exp_vectorizable();
     /// Natural logarithm.
     log => |x| x.ln();
     /// `ln(1 + x)`, accurate near 0.

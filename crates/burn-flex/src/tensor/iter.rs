@@ -14,6 +14,7 @@ struct Dim<const K: usize> {
 /// Calls `row(starts, len, strides)` for every row of a `shape` walked jointly by `K` operands
 /// with the given strides and offsets, in row-major order. `starts` are buffer positions of the
 /// row's first element; element `i` of the row of operand `k` is at `starts[k] + i * strides[k]`.
+#[inline(always)]
 pub fn for_each_row<const K: usize>(
     shape: &[usize],
     strides: [&[isize]; K],

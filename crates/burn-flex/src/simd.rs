@@ -1,0 +1,92 @@
+//! Vector instructions chosen at run time, and element functions written so the compiler can
+//! vectorize them.
+//!
+//! The crate is compiled for the baseline x86-64 (SSE2). [`vectorized`] runs a closure inside a
+//! function compiled for the widest instruction set the CPU reports (AVX-512, else AVX2+FMA, else
+//! the baseline; through `pulp`), so the loops it inlines are vectorized for that width. Math
+//! functions from `libm` (`f32::exp`…) are opaque calls the compiler cannot vectorize:
+//! [`exp_f32`] is a branch-free replacement for the hot one.
+
+use pulp::Arch;
+use std::sync::OnceLock;
+
+/// The instruction set detected once per process.
+fn arch() -> Arch {
+    static ARCH: OnceLock<Arch> = OnceLock::new();
+    *ARCH.get_or_init(Arch::new)
+}
+
+/// Runs `f` compiled for the widest vector instruction set this CPU has. `f` and what it calls
+/// inline should be plain loops over slices: they are what gets vectorized.
+#[inline(always)]
+pub fn vectorized<R>(f: impl FnOnce() -> R) -> R {
+    arch().dispatch(f)
+}
+
+/// `e^x` for `f32` without a library call: `2^n · p(r)` with `x = n·ln 2 + r`, `|r| ≤ ln 2 / 2`,
+/// `p` the Taylor polynomial of degree 7 (relative error below 2e-7 before rounding), and `2^n`
+/// built from exponent bits in two factors so that overflow gives infinity and underflow passes
+/// through the subnormals to zero. NaN stays NaN.
+#[inline(always)]
+pub fn exp_f32(x: f32) -> f32 {
+    const LOG2_E: f32 = std::f32::consts::LOG2_E;
+    // ln 2 split so that n · LN2_HI is exact for the n reached here (|n| ≤ 152).
+    const LN2_HI: f32 = 0.693_145_75;
+    const LN2_LO: f32 = 1.428_606_8e-6;
+    // Adding then subtracting 1.5 · 2^23 rounds to the nearest integer (ties to even).
+    const ROUND: f32 = 12_582_912.0;
+    let clamped = x.clamp(-105.0, 89.0);
+    let shifted = clamped * LOG2_E + ROUND;
+    let n_float = shifted - ROUND;
+    let n = shifted.to_bits() as i32 - ROUND.to_bits() as i32;
+    let r = (clamped - n_float * LN2_HI) - n_float * LN2_LO;
+    let p = 1.0
+        + r * (1.0
+            + r * (1.0 / 2.0
+                + r * (1.0 / 6.0
+                    + r * (1.0 / 24.0
+                        + r * (1.0 / 120.0 + r * (1.0 / 720.0 + r * (1.0 / 5040.0)))))));
+    let half = n >> 1;
+    let first = f32::from_bits(((half + 127) as u32) << 23);
+    let second = f32::from_bits(((n - half + 127) as u32) << 23);
+    let y = p * first * second;
+    if x.is_nan() { x } else { y }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::exp_f32;
+
+    #[test]
+    fn exp_f32_is_within_two_ulps_of_the_f64_exponential() {
+        let mut worst = 0.0f64;
+        let mut x = -103.0f32;
+        while x < 88.7 {
+            let exact = (x as f64).exp();
+            let got = exp_f32(x) as f64;
+            if exact > f32::MIN_POSITIVE as f64 {
+                let ulp = f32::EPSILON as f64 * exact;
+                worst = worst.max((got - exact).abs() / ulp);
+            } else {
+                // Subnormal results: absolute error within one subnormal step.
+                assert!(
+                    (got - exact).abs() <= 1.5e-45,
+                    "exp({x}) = {got}, expected {exact}"
+                );
+            }
+            x += 0.0137;
+        }
+        assert!(worst <= 2.0, "worst error {worst} ulps");
+    }
+
+    #[test]
+    fn exp_f32_keeps_the_special_values() {
+        assert_eq!(exp_f32(0.0), 1.0);
+        assert_eq!(exp_f32(f32::INFINITY), f32::INFINITY);
+        assert_eq!(exp_f32(f32::NEG_INFINITY), 0.0);
+        assert_eq!(exp_f32(89.0), f32::INFINITY);
+        assert_eq!(exp_f32(-110.0), 0.0);
+        assert!(exp_f32(f32::NAN).is_nan());
+        assert_eq!(exp_f32(1.0), std::f32::consts::E);
+    }
+}
