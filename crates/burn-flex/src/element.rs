@@ -10,7 +10,7 @@ impl<E: Element + PartialEq> FlexElement for E {}
 
 /// A float element; kernels compute in the type itself (`f16`/`bf16` through `half`'s
 /// `num_traits::Float` impls, which round through `f32` per operation).
-pub trait FloatElement: FlexElement + Float + Send + Sync {
+pub trait FloatElement: crate::tensor::Storable + Float + Send + Sync {
     /// Matrix product `dst = lhs · rhs` for row-major `m×k` and `k×n` operands with the given
     /// row/column strides (in elements). Uses `gemm` for `f64`, `f32`, `f16`; `bf16` goes
     /// through `f32`.

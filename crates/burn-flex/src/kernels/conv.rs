@@ -4,6 +4,7 @@
 use super::common::{PARALLEL_WORK, for_each_chunk, is_half, narrow, widen};
 use super::im2col::{Geom, add_bias, check_bias, check_conv, im2col, lower, spatial};
 use crate::element::FloatElement;
+use crate::tensor::pool;
 use burn_std::ConvOptions;
 use rayon::prelude::*;
 
@@ -54,7 +55,7 @@ pub(crate) fn conv_forward<T: FloatElement>(
     let n_in: usize = xs.iter().product();
     let n_out: usize = os.iter().product();
     let direct = ks == [1, 1, 1] && g.stride == [1, 1, 1] && g.padding == [0, 0, 0];
-    let mut out = vec![T::zero(); batch * oc * n_out];
+    let mut out = pool::filled(batch * oc * n_out, T::zero());
     let parallel = batch > 1 && batch * oc * k_len * n_out >= PARALLEL_WORK;
     for_each_chunk(&mut out, oc * n_out, parallel, |b, out_b| {
         let x_b = &x[b * channels * n_in..(b + 1) * channels * n_in];

@@ -109,8 +109,12 @@ pub(crate) fn im2col<T: FloatElement>(
     walk(channels, img_sp, ks, g, col_sp, |src, dst, lo, hi, n| {
         let row = &mut col[dst..dst + n];
         row[..lo].fill(T::zero());
-        for (o, v) in row[lo..hi].iter_mut().enumerate() {
-            *v = img[src + o * stride];
+        if stride == 1 {
+            row[lo..hi].copy_from_slice(&img[src..src + hi - lo]);
+        } else {
+            for (o, v) in row[lo..hi].iter_mut().enumerate() {
+                *v = img[src + o * stride];
+            }
         }
         row[hi..].fill(T::zero());
     });

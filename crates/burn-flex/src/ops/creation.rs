@@ -1,7 +1,7 @@
 //! Creation and conversion: constant tensors, ranges, random tensors, dtype casts.
 
 use super::map::map_into;
-use crate::tensor::{FlexTensor, Storable};
+use crate::tensor::{FlexTensor, Storable, pool};
 use burn_std::{DType, Distribution, Element, Scalar, Shape, TensorData};
 use rand::{SeedableRng, rngs::StdRng};
 use std::sync::Mutex;
@@ -21,7 +21,7 @@ pub fn full(shape: impl Into<Shape>, value: Scalar, dtype: DType) -> FlexTensor 
     let shape = shape.into();
     with_elem!(dtype, E => {
         let v: E = value.elem();
-        FlexTensor::from_vec(vec![v; shape.num_elements()], shape)
+        FlexTensor::from_vec(pool::filled(shape.num_elements(), v), shape)
     })
 }
 

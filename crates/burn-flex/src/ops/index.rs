@@ -4,7 +4,7 @@
 use super::arith::{NumElement, max_nan, min_nan};
 use super::map::for_each_out_row;
 use crate::tensor::iter::{for_each_row, zip_assign};
-use crate::tensor::{FlexTensor, Layout};
+use crate::tensor::{FlexTensor, Layout, pool};
 use burn_std::{Element, IndexingUpdateOp, Shape};
 
 /// The values of an int tensor as `i64`, row-major.
@@ -56,7 +56,7 @@ pub fn gather(dim: usize, tensor: FlexTensor, indices: FlexTensor) -> FlexTensor
     let base = Layout::new(shape.clone(), base_strides, tensor.layout().offset());
     with_elem!(tensor.dtype(), E => {
         let data = tensor.storage::<E>();
-        let mut out = vec![E::default(); shape.num_elements()];
+        let mut out = pool::for_overwrite::<E>(shape.num_elements());
         for_each_out_row(&mut out, &shape, [&base, &idx_layout], |o, [p, q], [s, _]| {
             let mut p = p as isize;
             for (o, &i) in o.iter_mut().zip(&idx[q..]) {

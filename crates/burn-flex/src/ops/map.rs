@@ -3,7 +3,7 @@
 
 use crate::simd::vectorized;
 use crate::tensor::iter::for_each_row;
-use crate::tensor::{FlexTensor, Layout, Storable};
+use crate::tensor::{FlexTensor, Layout, Storable, pool};
 use burn_std::Shape;
 use rayon::prelude::*;
 
@@ -170,7 +170,7 @@ pub fn zip_row<A: Copy, B: Copy, O>(
 pub fn map_into<E: Storable, O: Storable>(t: &FlexTensor, f: impl Fn(E) -> O + Sync) -> FlexTensor {
     let shape = t.shape().clone();
     let data = t.storage::<E>();
-    let mut out = vec![O::default(); shape.num_elements()];
+    let mut out = pool::for_overwrite::<O>(shape.num_elements());
     for_each_out_row(&mut out, &shape, [t.layout()], |o, [p], [s]| {
         map_row(o, data, p, s, &f)
     });
@@ -201,7 +201,7 @@ pub fn zip_into<A: Storable, B: Storable, O: Storable>(
     let shape = broadcast_shape(op, lhs.shape(), rhs.shape());
     let (la, lb) = (lhs.layout().expand(&shape), rhs.layout().expand(&shape));
     let (a, b) = (lhs.storage::<A>(), rhs.storage::<B>());
-    let mut out = vec![O::default(); shape.num_elements()];
+    let mut out = pool::for_overwrite::<O>(shape.num_elements());
     for_each_out_row(&mut out, &shape, [&la, &lb], |o, [pa, pb], [sa, sb]| {
         zip_row(o, (a, pa, sa), (b, pb, sb), &f)
     });

@@ -2,7 +2,7 @@
 
 use super::map::{broadcast_shape, for_each_out_row};
 use super::reduce::indices_tensor;
-use crate::tensor::FlexTensor;
+use crate::tensor::{FlexTensor, pool};
 use burn_std::{DType, Scalar, Shape};
 
 fn check_mask(op: &str, mask: &FlexTensor) {
@@ -47,7 +47,7 @@ pub fn mask_where(tensor: FlexTensor, mask: FlexTensor, value: FlexTensor) -> Fl
         }
         let lt = tensor.layout().expand(&shape);
         let t = tensor.storage::<E>();
-        let mut out = vec![E::default(); shape.num_elements()];
+        let mut out = pool::for_overwrite::<E>(shape.num_elements());
         for_each_out_row(&mut out, &shape, [&lt, &lm, &lv], |o, [pt, pm, pv], [st, sm, sv]| {
             let (mut pt, mut pm, mut pv) = (pt as isize, pm as isize, pv as isize);
             for o in o {

@@ -6,7 +6,7 @@ use super::arith::NumElement;
 use super::map::{broadcast_shape, check_same_dtype};
 use crate::element::FloatElement;
 use crate::tensor::iter::for_each_row;
-use crate::tensor::{FlexTensor, Storable};
+use crate::tensor::{FlexTensor, Storable, pool};
 use burn_std::Shape;
 use rayon::prelude::*;
 
@@ -106,7 +106,7 @@ fn matmul_float<E: FloatElement + Storable>(
 ) -> FlexTensor {
     let (a, b) = (operand(lhs, batch), operand(rhs, batch));
     let (ld, rd) = (lhs.storage::<E>(), rhs.storage::<E>());
-    let mut out = vec![E::zero(); out_shape.num_elements()];
+    let mut out = pool::filled(out_shape.num_elements(), E::zero());
     if m * n == 0 {
         return FlexTensor::from_vec(out, out_shape);
     }
@@ -155,7 +155,7 @@ fn matmul_int<E: NumElement>(
 ) -> FlexTensor {
     let (a, b) = (operand(lhs, batch), operand(rhs, batch));
     let (ld, rd) = (lhs.storage::<E>(), rhs.storage::<E>());
-    let mut out = vec![E::zero(); out_shape.num_elements()];
+    let mut out = pool::filled(out_shape.num_elements(), E::zero());
     if m * n == 0 {
         return FlexTensor::from_vec(out, out_shape);
     }

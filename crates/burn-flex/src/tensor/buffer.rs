@@ -65,14 +65,64 @@ macro_rules! storable {
                     _ => None,
                 }
             }
-            fn from_buffer(buffer: Buffer) -> Result<Vec<Self>, Buffer> {
-                match buffer {
-                    Buffer::$variant(v) => Ok(v),
-                    other => Err(other),
+            fn from_buffer(mut buffer: Buffer) -> Result<Vec<Self>, Buffer> {
+                match &mut buffer {
+                    // Moved out (the emptied buffer then drops without being pooled).
+                    Buffer::$variant(v) => Ok(std::mem::take(v)),
+                    _ => Err(buffer),
                 }
             }
         }
     )*};
+}
+
+/// Generates the [`Buffer`] methods that handle every variant alike.
+macro_rules! buffer_variants {
+    ($($variant:ident),*) => {
+        impl Buffer {
+            /// The number of values the storage has room for.
+            pub fn capacity(&self) -> usize {
+                match self {
+                    $(Buffer::$variant(v) => v.capacity(),)*
+                }
+            }
+
+            /// The bytes the storage occupies.
+            pub fn capacity_bytes(&self) -> usize {
+                match self {
+                    $(Buffer::$variant(v) => v.capacity() * elem_size(v),)*
+                }
+            }
+
+            /// The storage moved into a new buffer, leaving this one empty.
+            pub(super) fn take(&mut self) -> Buffer {
+                match self {
+                    $(Buffer::$variant(v) => Buffer::$variant(std::mem::take(v)),)*
+                }
+            }
+
+            /// Frees the storage now, leaving this buffer empty.
+            pub(super) fn release(&mut self) {
+                match self {
+                    $(Buffer::$variant(v) => *v = Vec::new(),)*
+                }
+            }
+        }
+    };
+}
+
+fn elem_size<T>(_: &[T]) -> usize {
+    std::mem::size_of::<T>()
+}
+
+buffer_variants!(
+    F64, F32, F16, BF16, I64, I32, I16, I8, U64, U32, U16, U8, Bool
+);
+
+impl Drop for Buffer {
+    fn drop(&mut self) {
+        super::pool::recycle(self);
+    }
 }
 
 storable!(
@@ -104,6 +154,14 @@ impl Buffer {
     /// The number of stored values.
     pub fn len(&self) -> usize {
         burn_std::with_dtype!(self.dtype(), E => E::as_slice(self).map_or(0, |s| s.len()))
+    }
+
+    /// The vector of `E` moved out, leaving this buffer empty; panics when it holds another
+    /// dtype.
+    pub(super) fn take_vec<E: Storable>(&mut self) -> Vec<E> {
+        let dtype = self.dtype();
+        E::from_buffer(self.take())
+            .unwrap_or_else(|_| panic!("Buffer: expected {} values, got {dtype}", E::DTYPE))
     }
 
     /// Whether no values are stored.

@@ -8,6 +8,7 @@
 mod buffer;
 pub mod iter;
 mod layout;
+pub mod pool;
 
 pub use buffer::{Buffer, Storable};
 pub use layout::{Layout, contiguous_strides};
