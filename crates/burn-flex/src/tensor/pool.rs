@@ -84,7 +84,7 @@ pub fn filled<E: Storable>(len: usize, value: E) -> Vec<E> {
 /// Keeps `buffer`'s storage for reuse when it is large (called when a [`Buffer`] drops).
 pub(super) fn recycle(buffer: &mut Buffer) {
     let bytes = buffer.capacity_bytes();
-    if bytes < MIN_POOLED_BYTES || bytes > MAX_POOLED_BYTES {
+    if !(MIN_POOLED_BYTES..=MAX_POOLED_BYTES).contains(&bytes) {
         return;
     }
     let kept = buffer.take();
