@@ -12,6 +12,7 @@ mod macros;
 
 pub mod backend;
 pub mod element;
+pub mod fuse;
 pub mod kernels;
 pub mod ops;
 pub mod simd;

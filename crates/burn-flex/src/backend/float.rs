@@ -2,6 +2,7 @@
 
 use super::{Flex, FlexDevice, float_dtype, float_like, int_dtype, promote};
 use crate::FlexTensor;
+use crate::fuse::{self, Binary, Unary};
 use crate::ops::{
     binary, compare, creation, index, mask, matmul, reduce, scan, shape, sort, unary,
 };
@@ -12,6 +13,26 @@ use burn_backend::{
 };
 
 type T = FlexTensor;
+
+/// Float operations that [`fuse`] may defer, each with its eager form for when it does not.
+macro_rules! fused {
+    (
+        binary { $($bname:ident => $bop:ident, $beager:path;)* }
+        scalar { $($sname:ident => $sop:ident, $seager:path;)* }
+        unary { $($uname:ident => $uop:ident, $ueager:path;)* }
+    ) => {
+        $(fn $bname(lhs: T, rhs: T) -> T {
+            let (l, r) = promote(lhs, rhs);
+            fuse::binary(Binary::$bop, l, r).unwrap_or_else(|(l, r)| $beager(l, r))
+        })*
+        $(fn $sname(lhs: T, rhs: Scalar) -> T {
+            fuse::scalar(Binary::$sop, lhs, rhs).unwrap_or_else(|t| $seager(t, rhs))
+        })*
+        $(fn $uname(tensor: T) -> T {
+            fuse::unary(Unary::$uop, tensor).unwrap_or_else($ueager)
+        })*
+    };
+}
 
 impl FloatTensorOps<Flex> for Flex {
     fn float_from_data(data: TensorData, _device: &FlexDevice) -> T {
@@ -49,26 +70,35 @@ impl FloatTensorOps<Flex> for Flex {
         creation::cast(tensor, dtype.into())
     }
 
-    fn float_add(lhs: T, rhs: T) -> T {
-        let (l, r) = promote(lhs, rhs);
-        binary::add(l, r)
+    fused! {
+        binary {
+            float_add => Add, binary::add;
+            float_sub => Sub, binary::sub;
+            float_mul => Mul, binary::mul;
+            float_div => Div, binary::div;
+        }
+        scalar {
+            float_add_scalar => Add, binary::add_scalar;
+            float_sub_scalar => Sub, binary::sub_scalar;
+            float_mul_scalar => Mul, binary::mul_scalar;
+            float_div_scalar => Div, binary::div_scalar;
+        }
+        unary {
+            float_exp => Exp, unary::exp;
+            float_log => Log, unary::log;
+            float_neg => Neg, unary::neg;
+            float_abs => Abs, unary::abs;
+            float_sqrt => Sqrt, unary::sqrt;
+            float_recip => Recip, unary::recip;
+            float_tanh => Tanh, unary::tanh;
+        }
     }
     delegate! {
-        fn float_add_scalar(lhs: T, rhs: Scalar) -> T => binary::add_scalar;
-        fn float_sub_scalar(lhs: T, rhs: Scalar) -> T => binary::sub_scalar;
-        fn float_mul_scalar(lhs: T, rhs: Scalar) -> T => binary::mul_scalar;
-        fn float_div_scalar(lhs: T, rhs: Scalar) -> T => binary::div_scalar;
         fn float_remainder_scalar(lhs: T, rhs: Scalar) -> T => binary::remainder_scalar;
         fn float_powf_scalar(lhs: T, rhs: Scalar) -> T => unary::powf_scalar;
-        fn float_recip(tensor: T) -> T => unary::recip;
-        fn float_exp(tensor: T) -> T => unary::exp;
-        fn float_log(tensor: T) -> T => unary::log;
         fn float_log1p(tensor: T) -> T => unary::log1p;
-        fn float_sqrt(tensor: T) -> T => unary::sqrt;
-        fn float_abs(tensor: T) -> T => unary::abs;
         fn float_cos(tensor: T) -> T => unary::cos;
         fn float_sin(tensor: T) -> T => unary::sin;
-        fn float_tanh(tensor: T) -> T => unary::tanh;
         fn float_erf(tensor: T) -> T => unary::erf;
         fn float_round(tensor: T) -> T => unary::round;
         fn float_floor(tensor: T) -> T => unary::floor;
@@ -90,7 +120,6 @@ impl FloatTensorOps<Flex> for Flex {
         fn float_cumprod(tensor: T, dim: usize) -> T => scan::cumprod;
         fn float_cummin(tensor: T, dim: usize) -> T => scan::cummin;
         fn float_cummax(tensor: T, dim: usize) -> T => scan::cummax;
-        fn float_neg(tensor: T) -> T => unary::neg;
         fn float_powi(lhs: T, rhs: T) -> T => binary::powi;
         fn float_powi_scalar(lhs: T, rhs: Scalar) -> T => unary::powi_scalar;
         fn float_tan(tensor: T) -> T => unary::tan;
@@ -121,18 +150,6 @@ impl FloatTensorOps<Flex> for Flex {
         fn float_all(tensor: T) -> T => reduce::all;
         fn float_all_dim(tensor: T, dim: usize) -> T => reduce::all_dim;
         fn float_sort(tensor: T, dim: usize, descending: bool) -> T => sort::sort;
-    }
-    fn float_sub(lhs: T, rhs: T) -> T {
-        let (l, r) = promote(lhs, rhs);
-        binary::sub(l, r)
-    }
-    fn float_mul(lhs: T, rhs: T) -> T {
-        let (l, r) = promote(lhs, rhs);
-        binary::mul(l, r)
-    }
-    fn float_div(lhs: T, rhs: T) -> T {
-        let (l, r) = promote(lhs, rhs);
-        binary::div(l, r)
     }
     fn float_remainder(lhs: T, rhs: T) -> T {
         let (l, r) = promote(lhs, rhs);

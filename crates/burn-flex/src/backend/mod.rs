@@ -57,6 +57,15 @@ impl Backend for Flex {
         "flex".into()
     }
 
+    fn sync(_device: &FlexDevice) -> Result<(), burn_backend::ExecutionError> {
+        crate::fuse::compute_pending();
+        Ok(())
+    }
+
+    fn flush(_device: &FlexDevice) {
+        crate::fuse::compute_pending();
+    }
+
     fn seed(_device: &FlexDevice, seed: u64) {
         creation::seed(seed);
     }

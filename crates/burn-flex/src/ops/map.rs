@@ -94,7 +94,10 @@ fn fill_rows<O, const K: usize>(
             // Each row runs compiled for the CPU's widest vectors (rows of a contiguous view
             // are merged, so this is once per chunk there).
             let o = &mut out[pos..pos + len];
-            vectorized(|| row(o, starts, strides));
+            vectorized(
+                #[inline(always)]
+                || row(o, starts, strides),
+            );
             pos += len;
         },
     );

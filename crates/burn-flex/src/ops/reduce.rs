@@ -207,11 +207,19 @@ fn fold_all<E: Storable, R: Reducer<E>>(t: &FlexTensor, r: &R) -> R::Acc {
             let partials: Vec<R::Acc> = values
                 .par_chunks(chunk)
                 .enumerate()
-                .map(|(i, c)| vectorized(|| r.line(r.init(), c, 0, c.len(), 1, i * chunk)))
+                .map(|(i, c)| {
+                    vectorized(
+                        #[inline(always)]
+                        || r.line(r.init(), c, 0, c.len(), 1, i * chunk),
+                    )
+                })
                 .collect();
             return partials.into_iter().fold(r.init(), |a, b| r.merge(a, b));
         }
-        return vectorized(|| r.line(r.init(), values, 0, values.len(), 1, 0));
+        return vectorized(
+            #[inline(always)]
+            || r.line(r.init(), values, 0, values.len(), 1, 0),
+        );
     }
     let mut acc = r.init();
     let mut index = 0;

@@ -13,14 +13,20 @@ pub mod pool;
 pub use buffer::{Buffer, Storable};
 pub use layout::{Layout, contiguous_strides};
 
+use crate::fuse::Deferred;
 use burn_std::{DType, Shape, Slice, TensorData};
 use std::sync::Arc;
 
 /// A tensor of Flex: shared typed storage and a strided view into it.
+///
+/// The storage may be *deferred* ([`crate::fuse`]): a large float element-wise chain not yet
+/// computed. Every accessor of the values computes it first (once, shared by the clones), so
+/// only the fusion code sees the difference.
 #[derive(Clone, Debug)]
 pub struct FlexTensor {
     buffer: Arc<Buffer>,
     layout: Layout,
+    deferred: Option<Arc<Deferred>>,
 }
 
 impl FlexTensor {
@@ -33,7 +39,45 @@ impl FlexTensor {
                 buffer.len()
             );
         }
-        Self { buffer, layout }
+        Self {
+            buffer,
+            layout,
+            deferred: None,
+        }
+    }
+
+    /// The tensor of a deferred computation (contiguous, of its program's shape).
+    pub(crate) fn from_deferred(deferred: Arc<Deferred>) -> Self {
+        let dtype = deferred.dtype();
+        let shape = deferred.shape().clone();
+        Self {
+            buffer: Arc::new(with_elem!(dtype, E => E::into_buffer(Vec::<E>::new()))),
+            layout: Layout::contiguous(shape),
+            deferred: Some(deferred),
+        }
+    }
+
+    /// The deferred state, while the values may not be computed yet.
+    pub(crate) fn deferred_state(&self) -> Option<&Arc<Deferred>> {
+        self.deferred.as_ref()
+    }
+
+    /// How many deferred programs this tensor's values wait on (`None` when it holds values).
+    pub(crate) fn deferred_depth(&self) -> Option<usize> {
+        self.deferred.as_ref().map(|d| d.depth())
+    }
+
+    /// Computes deferred values now and holds them directly (owned when no clone shares them).
+    pub fn settle(&mut self) {
+        if let Some(deferred) = self.deferred.take() {
+            self.buffer = deferred.into_result();
+        }
+    }
+
+    /// The same storage, deferred or not, seen through another layout (no check: for layouts
+    /// derived from this tensor's own by broadcasting).
+    pub(crate) fn with_layout_deferred(self, layout: Layout) -> Self {
+        Self { layout, ..self }
     }
 
     /// A contiguous tensor owning `values` with `shape`; panics when their sizes disagree.
@@ -48,6 +92,7 @@ impl FlexTensor {
         Self {
             buffer: Arc::new(E::into_buffer(values)),
             layout: Layout::contiguous(shape),
+            deferred: None,
         }
     }
 
@@ -70,7 +115,10 @@ impl FlexTensor {
 
     /// The dtype of the elements.
     pub fn dtype(&self) -> DType {
-        self.buffer.dtype()
+        match &self.deferred {
+            Some(deferred) => deferred.dtype(),
+            None => self.buffer.dtype(),
+        }
     }
 
     /// The shape.
@@ -93,9 +141,12 @@ impl FlexTensor {
         &self.layout
     }
 
-    /// The shared buffer.
+    /// The shared buffer (deferred values are computed first).
     pub fn buffer(&self) -> &Arc<Buffer> {
-        &self.buffer
+        match &self.deferred {
+            Some(deferred) => deferred.result(),
+            None => &self.buffer,
+        }
     }
 
     /// Whether the elements are row-major and adjacent in the buffer.
@@ -106,6 +157,10 @@ impl FlexTensor {
     /// Whether an operation may write into this tensor's buffer: the handle owns it uniquely and
     /// the view is contiguous.
     pub fn can_mut(&self) -> bool {
+        if let Some(deferred) = &self.deferred {
+            // `data_mut` settles first; the values are then this handle's alone.
+            return Arc::strong_count(deferred) == 1 && self.is_contiguous();
+        }
         Arc::strong_count(&self.buffer) == 1
             && Arc::weak_count(&self.buffer) == 0
             && self.is_contiguous()
@@ -113,12 +168,12 @@ impl FlexTensor {
 
     /// The same buffer seen through another layout; panics when it reaches outside the buffer.
     pub fn with_layout(&self, layout: Layout) -> Self {
-        Self::new(self.buffer.clone(), layout)
+        Self::new(self.buffer().clone(), layout)
     }
 
     /// The whole buffer as a slice of `E`; panics when the tensor holds another dtype.
     pub fn storage<E: Storable>(&self) -> &[E] {
-        E::as_slice(&self.buffer).unwrap_or_else(|| {
+        E::as_slice(self.buffer()).unwrap_or_else(|| {
             panic!(
                 "FlexTensor: expected a {} tensor, got {}",
                 E::DTYPE,
@@ -129,6 +184,7 @@ impl FlexTensor {
 
     /// The elements as a mutable row-major slice, when [`can_mut`](Self::can_mut) holds.
     pub fn data_mut<E: Storable>(&mut self) -> Option<&mut [E]> {
+        self.settle();
         let range = self.layout.contiguous_range()?;
         let buffer = Arc::get_mut(&mut self.buffer)?;
         let dtype = buffer.dtype();
@@ -151,7 +207,8 @@ impl FlexTensor {
     }
 
     /// The elements in row-major order, reusing the buffer when it is owned and contiguous.
-    pub fn into_vec<E: Storable>(self) -> Vec<E> {
+    pub fn into_vec<E: Storable>(mut self) -> Vec<E> {
+        self.settle();
         let n = self.num_elements();
         if self.layout.offset() == 0 && self.is_contiguous() && self.buffer.len() == n {
             match Arc::try_unwrap(self.buffer) {

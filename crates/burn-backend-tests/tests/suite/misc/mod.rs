@@ -4,6 +4,7 @@
 mod clone;
 mod device;
 mod empty;
+mod large;
 mod mixed;
 mod panics;
 mod random;

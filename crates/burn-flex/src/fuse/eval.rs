@@ -1,0 +1,227 @@
+//! Evaluates a [`Program`] in one pass: the output is walked in blocks of [`BLOCK`] values; for
+//! each block every instruction fills a small register (in L1), so each input is read once and
+//! the output written once, whatever the chain's length. Blocks are shared across threads.
+
+use super::program::{Binary, Instr, Program, Unary};
+use crate::element::FloatElement;
+use crate::ops::map::PAR_THRESHOLD;
+use crate::simd::vectorized;
+use crate::tensor::{Buffer, Storable, pool};
+use rayon::prelude::*;
+
+/// Values per register: a program of a dozen registers stays in the L1 cache.
+pub const BLOCK: usize = 512;
+
+/// The output buffer of `program`.
+pub fn eval(program: &Program) -> Buffer {
+    with_float!(program.dtype, "fused element-wise chain", E => {
+        E::into_buffer(eval_typed::<E>(program))
+    })
+}
+
+/// How the output positions map to input positions: dims merged where every input allows, so
+/// that a contiguous or row-broadcast chain walks long rows.
+struct Walk {
+    /// Merged dims, outermost first; the last is the row.
+    dims: Vec<usize>,
+    /// Per input, its strides along `dims`.
+    strides: Vec<Vec<isize>>,
+    /// Per input, the buffer position of the first element.
+    offsets: Vec<usize>,
+}
+
+impl Walk {
+    fn new(program: &Program) -> Self {
+        let shape = &program.shape.dims;
+        let layouts: Vec<_> = program.inputs.iter().map(|t| t.layout()).collect();
+        let mut dims: Vec<usize> = Vec::new();
+        let mut strides: Vec<Vec<isize>> = vec![Vec::new(); layouts.len()];
+        // Innermost first, then reversed.
+        for d in (0..shape.len()).rev() {
+            let size = shape[d];
+            if size == 1 {
+                continue;
+            }
+            let mergeable = !dims.is_empty()
+                && layouts.iter().zip(&strides).all(|(l, s)| {
+                    let (inner_size, inner_stride) = (*dims.last().unwrap(), *s.last().unwrap());
+                    l.strides()[d] == inner_stride * inner_size as isize
+                });
+            if mergeable {
+                *dims.last_mut().unwrap() *= size;
+            } else {
+                dims.push(size);
+                for (s, l) in strides.iter_mut().zip(&layouts) {
+                    s.push(l.strides()[d]);
+                }
+            }
+        }
+        if dims.is_empty() {
+            dims.push(1);
+            strides.iter_mut().for_each(|s| s.push(0));
+        }
+        dims.reverse();
+        strides.iter_mut().for_each(|s| s.reverse());
+        let offsets = layouts.iter().map(|l| l.offset()).collect();
+        Self {
+            dims,
+            strides,
+            offsets,
+        }
+    }
+
+    fn row_len(&self) -> usize {
+        *self.dims.last().unwrap()
+    }
+
+    /// Buffer position of input `i` at output row `row`, column `col`.
+    fn position(&self, i: usize, row: usize, col: usize) -> usize {
+        let strides = &self.strides[i];
+        let last = self.dims.len() - 1;
+        let mut pos = self.offsets[i] as isize + col as isize * strides[last];
+        let mut rest = row;
+        for d in (0..last).rev() {
+            pos += (rest % self.dims[d]) as isize * strides[d];
+            rest /= self.dims[d];
+        }
+        pos as usize
+    }
+}
+
+fn eval_typed<E: FloatElement>(program: &Program) -> Vec<E> {
+    let n = program.shape.num_elements();
+    let mut out = pool::for_overwrite::<E>(n);
+    if n == 0 {
+        return out;
+    }
+    let data: Vec<&[E]> = program.inputs.iter().map(|t| t.storage::<E>()).collect();
+    let walk = Walk::new(program);
+    let threads = rayon::current_num_threads();
+    if n >= PAR_THRESHOLD && threads > 1 {
+        let chunk = n
+            .div_ceil(threads * 4)
+            .next_multiple_of(BLOCK)
+            .max(BLOCK * 8);
+        out.par_chunks_mut(chunk).enumerate().for_each(|(i, o)| {
+            vectorized(
+                #[inline(always)]
+                || run(program, &data, &walk, i * chunk, o),
+            );
+        });
+    } else {
+        vectorized(
+            #[inline(always)]
+            || run(program, &data, &walk, 0, &mut out),
+        );
+    }
+    out
+}
+
+/// Fills `out`, the outputs from flat position `start` on. Contiguous loads are read in place and
+/// the last instruction writes straight into `out`, so a block's values are copied only where a
+/// register is needed.
+#[inline(always)]
+fn run<'a, E: FloatElement>(
+    program: &Program,
+    data: &[&'a [E]],
+    walk: &Walk,
+    start: usize,
+    out: &mut [E],
+) {
+    let count = program.instrs.len();
+    let mut regs: Vec<Vec<E>> = (0..count).map(|_| vec![E::zero(); BLOCK]).collect();
+    let mut direct: Vec<Option<&'a [E]>> = vec![None; count];
+    let row_len = walk.row_len();
+    let last = walk.dims.len() - 1;
+    let mut done = 0;
+    while done < out.len() {
+        let pos = start + done;
+        let (row, col) = (pos / row_len, pos % row_len);
+        let len = BLOCK.min(row_len - col).min(out.len() - done);
+        for (k, instr) in program.instrs.iter().enumerate() {
+            let (before, rest) = regs.split_at_mut(k);
+            let dst = if k + 1 == count {
+                &mut out[done..done + len]
+            } else {
+                &mut rest[0][..len]
+            };
+            let reg = |r: usize| direct[r].unwrap_or_else(|| &before[r][..len]);
+            match *instr {
+                Instr::Load(i) => {
+                    let (from, stride) = (walk.position(i, row, col), walk.strides[i][last]);
+                    if stride == 1 && k + 1 < count {
+                        direct[k] = Some(&data[i][from..from + len]);
+                    } else {
+                        load(dst, data[i], from, stride);
+                    }
+                }
+                Instr::Unary(op, a) => unary(op, dst, reg(a)),
+                Instr::Binary(op, a, b) => binary(op, dst, reg(a), reg(b)),
+                Instr::Scalar(op, a, s) => scalar(op, dst, reg(a), s.elem::<E>()),
+            }
+        }
+        done += len;
+    }
+}
+
+#[inline(always)]
+fn load<E: Copy>(dst: &mut [E], src: &[E], start: usize, stride: isize) {
+    match stride {
+        1 => dst.copy_from_slice(&src[start..start + dst.len()]),
+        0 => dst.fill(src[start]),
+        _ => {
+            let mut p = start as isize;
+            for d in dst {
+                *d = src[p as usize];
+                p += stride;
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn map1<E: Copy>(dst: &mut [E], a: &[E], f: impl Fn(E) -> E) {
+    for (d, &x) in dst.iter_mut().zip(a) {
+        *d = f(x);
+    }
+}
+
+#[inline(always)]
+fn map2<E: Copy>(dst: &mut [E], a: &[E], b: &[E], f: impl Fn(E, E) -> E) {
+    for (d, (&x, &y)) in dst.iter_mut().zip(a.iter().zip(b)) {
+        *d = f(x, y);
+    }
+}
+
+#[inline(always)]
+fn unary<E: FloatElement>(op: Unary, dst: &mut [E], a: &[E]) {
+    match op {
+        Unary::Exp => map1(dst, a, |x| x.exp_vectorizable()),
+        Unary::Log => map1(dst, a, |x| x.ln()),
+        Unary::Neg => map1(dst, a, |x| -x),
+        Unary::Abs => map1(dst, a, |x| x.abs()),
+        Unary::Sqrt => map1(dst, a, |x| x.sqrt()),
+        Unary::Recip => map1(dst, a, |x| x.recip()),
+        Unary::Tanh => map1(dst, a, |x| x.tanh()),
+    }
+}
+
+#[inline(always)]
+fn binary<E: FloatElement>(op: Binary, dst: &mut [E], a: &[E], b: &[E]) {
+    match op {
+        Binary::Add => map2(dst, a, b, |x, y| x + y),
+        Binary::Sub => map2(dst, a, b, |x, y| x - y),
+        Binary::Mul => map2(dst, a, b, |x, y| x * y),
+        Binary::Div => map2(dst, a, b, |x, y| x / y),
+    }
+}
+
+#[inline(always)]
+fn scalar<E: FloatElement>(op: Binary, dst: &mut [E], a: &[E], s: E) {
+    match op {
+        Binary::Add => map1(dst, a, |x| x + s),
+        Binary::Sub => map1(dst, a, |x| x - s),
+        Binary::Mul => map1(dst, a, |x| x * s),
+        Binary::Div => map1(dst, a, |x| x / s),
+    }
+}

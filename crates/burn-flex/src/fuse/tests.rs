@@ -1,0 +1,136 @@
+//! Deferred chains against the eager operations (bit-identical), and when chains are extended,
+//! shared, computed and left eager.
+
+use super::*;
+use crate::Flex;
+use crate::ops::{binary, reduce, unary};
+use burn_backend::Backend;
+use burn_backend::ops::FloatTensorOps;
+use burn_std::{bf16, f16};
+
+const N: usize = DEFER_THRESHOLD + 77;
+
+fn ramp<E: Storable + burn_std::Element>(n: usize, scale: f64, shape: &[usize]) -> FlexTensor {
+    let values: Vec<E> = (0..n)
+        .map(|i| E::from_f64(((i * 37 % 101) as f64 - 50.0) * scale))
+        .collect();
+    FlexTensor::from_vec(values, shape.to_vec())
+}
+
+fn program_size(t: &FlexTensor) -> Option<(usize, usize)> {
+    t.deferred_state().and_then(|d| d.pending_size())
+}
+
+fn bits<E: Storable + burn_std::Element>(t: FlexTensor) -> Vec<u64> {
+    t.into_vec::<E>()
+        .into_iter()
+        .map(|v| v.to_f64().to_bits())
+        .collect()
+}
+
+fn w2_chain_matches_eager<E: Storable + burn_std::Element>() {
+    let shape = [N];
+    let (a, b, c) = (
+        ramp::<E>(N, 0.01, &shape),
+        ramp::<E>(N, 0.02, &shape),
+        ramp::<E>(N, 0.03, &shape),
+    );
+    let fused = Flex::float_exp(Flex::float_add(
+        Flex::float_mul(a.clone(), b.clone()),
+        c.clone(),
+    ));
+    assert_eq!(
+        program_size(&fused),
+        Some((3, 6)),
+        "one program: 3 loads, mul, add, exp"
+    );
+    let eager = unary::exp(binary::add(binary::mul(a, b), c));
+    assert_eq!(bits::<E>(fused), bits::<E>(eager));
+}
+
+#[test]
+fn an_element_wise_chain_is_one_program_equal_to_the_eager_ops() {
+    w2_chain_matches_eager::<f32>();
+    w2_chain_matches_eager::<f64>();
+    w2_chain_matches_eager::<f16>();
+    w2_chain_matches_eager::<bf16>();
+}
+
+#[test]
+fn row_broadcasts_and_scalars_fuse_with_the_right_values() {
+    let (rows, cols) = (64, 1000);
+    let x = ramp::<f32>(rows * cols, 0.05, &[rows, cols]);
+    let max = reduce::max_dim(x.clone(), 1);
+    let shifted = Flex::float_sub(x.clone(), max.clone());
+    let e = Flex::float_exp(Flex::float_mul_scalar(shifted, 0.5f32.into()));
+    assert_eq!(program_size(&e), Some((2, 5)));
+    let sum = reduce::sum_dim(e.clone(), 1);
+    let fused = Flex::float_div(e, sum.clone());
+    let eager_e = unary::exp(binary::mul_scalar(binary::sub(x, max), 0.5f32.into()));
+    let eager = binary::div(eager_e, sum);
+    assert_eq!(bits::<f32>(fused), bits::<f32>(eager));
+}
+
+#[test]
+fn a_shared_intermediate_is_loaded_by_each_user() {
+    let a = ramp::<f32>(N, 0.01, &[N]);
+    let y = Flex::float_mul(a.clone(), a.clone());
+    let left = Flex::float_add_scalar(y.clone(), 1.0f32.into());
+    // `y` is shared: `left` loads it instead of inlining it.
+    assert_eq!(program_size(&left), Some((1, 2)));
+    let right = Flex::float_neg(y);
+    let squared = binary::mul(a.clone(), a);
+    assert_eq!(
+        bits::<f32>(left),
+        bits::<f32>(binary::add_scalar(squared.clone(), 1.0f32.into()))
+    );
+    assert_eq!(bits::<f32>(right), bits::<f32>(unary::neg(squared)));
+}
+
+#[test]
+fn strided_inputs_are_read_through_their_layout() {
+    let x = ramp::<f32>(400 * 300, 0.01, &[400, 300]);
+    let t = x.clone().transpose();
+    let fused = Flex::float_sqrt(Flex::float_abs(Flex::float_add(t.clone(), t.clone())));
+    let eager = unary::sqrt(unary::abs(binary::add(t.clone(), t)));
+    assert_eq!(fused.shape(), eager.shape());
+    assert_eq!(bits::<f32>(fused), bits::<f32>(eager));
+}
+
+#[test]
+fn small_tensors_and_ints_stay_eager() {
+    let small = ramp::<f32>(100, 0.1, &[100]);
+    assert!(Flex::float_exp(small).deferred_state().is_none());
+    let ints = FlexTensor::from_vec(vec![1i32; N], [N]);
+    assert!(binary::add(ints.clone(), ints).deferred_state().is_none());
+}
+
+#[test]
+fn sync_computes_what_is_pending() {
+    let a = ramp::<f32>(N, 0.01, &[N]);
+    let pending = Flex::float_exp(a);
+    assert!(program_size(&pending).is_some());
+    Flex::sync(&crate::FlexDevice).unwrap();
+    assert_eq!(program_size(&pending), None, "computed by sync");
+    assert!(pending.deferred_state().is_some(), "still the same handle");
+}
+
+#[test]
+fn long_chains_and_deep_sharing_stay_bounded() {
+    let mut x = ramp::<f32>(N, 0.001, &[N]);
+    let mut expected = x.to_vec::<f32>();
+    for step in 0..200 {
+        // Every other step shares the intermediate, so programs nest until MAX_DEPTH.
+        let keep = (step % 2 == 0).then(|| x.clone());
+        x = Flex::float_add_scalar(x, 1.0f32.into());
+        if let Some(d) = x.deferred_state() {
+            assert!(d.depth() <= MAX_DEPTH);
+        }
+        if let Some((inputs, instrs)) = program_size(&x) {
+            assert!(inputs <= MAX_INPUTS && instrs <= MAX_INSTRUCTIONS);
+        }
+        drop(keep);
+        expected.iter_mut().for_each(|v| *v += 1.0);
+    }
+    assert_eq!(x.into_vec::<f32>(), expected);
+}
