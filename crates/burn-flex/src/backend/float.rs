@@ -3,6 +3,7 @@
 use super::{Flex, FlexDevice, float_dtype, float_like, int_dtype, promote};
 use crate::FlexTensor;
 use crate::fuse::{self, Binary, Unary};
+use crate::ops::reduce::LineReduce;
 use crate::ops::{
     binary, compare, creation, index, mask, matmul, reduce, scan, shape, sort, unary,
 };
@@ -19,6 +20,7 @@ macro_rules! fused {
     (
         binary { $($bname:ident => $bop:ident, $beager:path;)* }
         scalar { $($sname:ident => $sop:ident, $seager:path;)* }
+        reduce { $($rname:ident => $rop:ident, $reager:path;)* }
         unary { $($uname:ident => $uop:ident, $ueager:path;)* }
     ) => {
         $(fn $bname(lhs: T, rhs: T) -> T {
@@ -27,6 +29,9 @@ macro_rules! fused {
         })*
         $(fn $sname(lhs: T, rhs: Scalar) -> T {
             fuse::scalar(Binary::$sop, lhs, rhs).unwrap_or_else(|t| $seager(t, rhs))
+        })*
+        $(fn $rname(tensor: T, dim: usize) -> T {
+            fuse::reduce(LineReduce::$rop, tensor, dim).unwrap_or_else(|t| $reager(t, dim))
         })*
         $(fn $uname(tensor: T) -> T {
             fuse::unary(Unary::$uop, tensor).unwrap_or_else($ueager)
@@ -83,6 +88,12 @@ impl FloatTensorOps<Flex> for Flex {
             float_mul_scalar => Mul, binary::mul_scalar;
             float_div_scalar => Div, binary::div_scalar;
         }
+        reduce {
+            float_sum_dim => Sum, reduce::sum_dim;
+            float_mean_dim => Mean, reduce::mean_dim;
+            float_max_dim => Max, reduce::max_dim;
+            float_min_dim => Min, reduce::min_dim;
+        }
         unary {
             float_exp => Exp, unary::exp;
             float_log => Log, unary::log;
@@ -113,9 +124,7 @@ impl FloatTensorOps<Flex> for Flex {
         fn float_lower_elem(lhs: T, rhs: Scalar) -> T => compare::lower_elem;
         fn float_lower_equal_elem(lhs: T, rhs: Scalar) -> T => compare::lower_equal_elem;
         fn float_sum(tensor: T) -> T => reduce::sum;
-        fn float_sum_dim(tensor: T, dim: usize) -> T => reduce::sum_dim;
         fn float_prod_dim(tensor: T, dim: usize) -> T => reduce::prod_dim;
-        fn float_mean_dim(tensor: T, dim: usize) -> T => reduce::mean_dim;
         fn float_cumsum(tensor: T, dim: usize) -> T => scan::cumsum;
         fn float_cumprod(tensor: T, dim: usize) -> T => scan::cumprod;
         fn float_cummin(tensor: T, dim: usize) -> T => scan::cummin;
@@ -141,8 +150,6 @@ impl FloatTensorOps<Flex> for Flex {
         fn float_repeat_dim(tensor: T, dim: usize, times: usize) -> T => shape::repeat_dim;
         fn float_mean(tensor: T) -> T => reduce::mean;
         fn float_prod(tensor: T) -> T => reduce::prod;
-        fn float_max_dim(tensor: T, dim: usize) -> T => reduce::max_dim;
-        fn float_min_dim(tensor: T, dim: usize) -> T => reduce::min_dim;
         fn float_max(tensor: T) -> T => reduce::max;
         fn float_min(tensor: T) -> T => reduce::min;
         fn float_any(tensor: T) -> T => reduce::any;

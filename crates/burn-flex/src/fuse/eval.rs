@@ -2,7 +2,7 @@
 //! each block every instruction fills a small register (in L1), so each input is read once and
 //! the output written once, whatever the chain's length. Blocks are shared across threads.
 
-use super::program::{Binary, Instr, Program, Unary};
+use super::program::{Binary, Instr, MAX_INSTRUCTIONS, Program, Unary};
 use crate::element::FloatElement;
 use crate::ops::map::PAR_THRESHOLD;
 use crate::simd::vectorized;
@@ -11,6 +11,17 @@ use rayon::prelude::*;
 
 /// Values per register: a program of a dozen registers stays in the L1 cache.
 pub const BLOCK: usize = 512;
+
+/// The most registers a program may use: [`MAX_INSTRUCTIONS`] plus what the last operation may
+/// add past it.
+const MAX_REGISTERS: usize = MAX_INSTRUCTIONS + 4;
+
+/// One register per instruction, for one thread.
+fn registers<E: FloatElement>(program: &Program) -> Vec<Vec<E>> {
+    (0..program.instrs.len())
+        .map(|_| vec![E::zero(); BLOCK])
+        .collect()
+}
 
 /// The output buffer of `program`.
 pub fn eval(program: &Program) -> Buffer {
@@ -105,15 +116,58 @@ fn eval_typed<E: FloatElement>(program: &Program) -> Vec<E> {
         out.par_chunks_mut(chunk).enumerate().for_each(|(i, o)| {
             vectorized(
                 #[inline(always)]
-                || run(program, &data, &walk, i * chunk, o),
+                || run(program, &data, &walk, i * chunk, o, &mut registers(program)),
             );
         });
     } else {
         vectorized(
             #[inline(always)]
-            || run(program, &data, &walk, 0, &mut out),
+            || run(program, &data, &walk, 0, &mut out, &mut registers(program)),
         );
     }
+    out
+}
+
+/// `f(row)` for every row (along the last dim) of `program`'s output, each row computed into a
+/// scratch buffer and never stored: a reduction over a deferred chain in one pass. Rows are
+/// split across threads.
+pub fn fold_rows<E: FloatElement>(
+    program: &Program,
+    row_len: usize,
+    f: impl Fn(&[E]) -> E + Sync,
+) -> Vec<E> {
+    let n = program.shape.num_elements();
+    let rows = n / row_len;
+    let mut out = vec![E::zero(); rows];
+    let data: Vec<&[E]> = program.inputs.iter().map(|t| t.storage::<E>()).collect();
+    let walk = Walk::new(program);
+    let threads = rayon::current_num_threads();
+    let per_task = if n >= PAR_THRESHOLD && threads > 1 {
+        rows.div_ceil(threads * 4).max(1)
+    } else {
+        rows.max(1)
+    };
+    out.par_chunks_mut(per_task).enumerate().for_each(|(i, o)| {
+        vectorized(
+            #[inline(always)]
+            || {
+                let mut scratch = vec![E::zero(); row_len];
+                let mut regs = registers::<E>(program);
+                for (j, slot) in o.iter_mut().enumerate() {
+                    let row = i * per_task + j;
+                    run(
+                        program,
+                        &data,
+                        &walk,
+                        row * row_len,
+                        &mut scratch,
+                        &mut regs,
+                    );
+                    *slot = f(&scratch);
+                }
+            },
+        )
+    });
     out
 }
 
@@ -127,10 +181,14 @@ fn run<'a, E: FloatElement>(
     walk: &Walk,
     start: usize,
     out: &mut [E],
+    regs: &mut [Vec<E>],
 ) {
     let count = program.instrs.len();
-    let mut regs: Vec<Vec<E>> = (0..count).map(|_| vec![E::zero(); BLOCK]).collect();
-    let mut direct: Vec<Option<&'a [E]>> = vec![None; count];
+    assert!(
+        count <= regs.len() && count <= MAX_REGISTERS,
+        "fused program of {count} instructions"
+    );
+    let mut direct: [Option<&'a [E]>; MAX_REGISTERS] = [None; MAX_REGISTERS];
     let row_len = walk.row_len();
     let last = walk.dims.len() - 1;
     let mut done = 0;

@@ -21,7 +21,8 @@ mod program;
 pub use program::{Binary, Instr, MAX_DEPTH, MAX_INPUTS, MAX_INSTRUCTIONS, Program, Unary};
 
 use crate::ops::map::broadcast_shape;
-use crate::tensor::{Buffer, FlexTensor, Storable};
+use crate::ops::reduce::{LineReduce, reduce_line};
+use crate::tensor::{Buffer, FlexTensor, Layout, Storable};
 use burn_std::{DType, Scalar, Shape};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
 
@@ -96,6 +97,11 @@ impl Deferred {
     pub(crate) fn pending_size(&self) -> Option<(usize, usize)> {
         let program = self.lock_program();
         program.as_ref().map(|p| (p.inputs.len(), p.instrs.len()))
+    }
+
+    /// `f(program)` while the values are not computed (the program stays).
+    pub(crate) fn with_program<R>(&self, f: impl FnOnce(&Program) -> R) -> Option<R> {
+        self.lock_program().as_ref().map(f)
     }
 
     /// The program, leaving this state empty; for the only handle, which is being consumed.
@@ -180,6 +186,35 @@ pub fn binary(
     let b = program.operand(rhs);
     program.push(Instr::Binary(op, a, b));
     Ok(finish(program))
+}
+
+/// The longest row a fused reduction computes into its scratch buffer.
+const MAX_FUSED_ROW: usize = 1 << 16;
+
+/// `op` along the last dim of a deferred, not yet computed `tensor`, computed from its program
+/// row by row without storing the values (they are computed again if something reads them
+/// later: cheaper than writing and reading them back). Any other tensor comes back.
+pub fn reduce(op: LineReduce, tensor: FlexTensor, dim: usize) -> Result<FlexTensor, FlexTensor> {
+    let Some(deferred) = tensor.deferred_state() else {
+        return Err(tensor);
+    };
+    let shape = deferred.shape().clone();
+    let row_len = shape.dims.last().copied().unwrap_or(0);
+    if dim + 1 != shape.num_dims()
+        || !(1..=MAX_FUSED_ROW).contains(&row_len)
+        || tensor.layout() != &Layout::contiguous(shape.clone())
+    {
+        return Err(tensor);
+    }
+    let mut out_shape = shape;
+    out_shape[dim] = 1;
+    let reduced = deferred.with_program(|program| {
+        with_float!(program.dtype, "fused reduction", E => {
+            let values = eval::fold_rows::<E>(program, row_len, |row| reduce_line(op, row));
+            FlexTensor::from_vec(values, out_shape)
+        })
+    });
+    reduced.ok_or(tensor)
 }
 
 #[cfg(test)]

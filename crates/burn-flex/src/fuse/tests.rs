@@ -134,3 +134,43 @@ fn long_chains_and_deep_sharing_stay_bounded() {
     }
     assert_eq!(x.into_vec::<f32>(), expected);
 }
+
+#[test]
+fn reductions_of_a_deferred_chain_read_its_program_and_match_the_eager_ones() {
+    let (rows, cols) = (70, 1000);
+    let x = ramp::<f32>(rows * cols, 0.05, &[rows, cols]);
+    let chain = || Flex::float_exp(Flex::float_mul_scalar(x.clone(), 0.3f32.into()));
+    let eager = unary::exp(binary::mul_scalar(x.clone(), 0.3f32.into()));
+    let deferred = chain();
+    for (fused, expected) in [
+        (
+            Flex::float_sum_dim(deferred.clone(), 1),
+            reduce::sum_dim(eager.clone(), 1),
+        ),
+        (
+            Flex::float_mean_dim(deferred.clone(), 1),
+            reduce::mean_dim(eager.clone(), 1),
+        ),
+        (
+            Flex::float_max_dim(deferred.clone(), 1),
+            reduce::max_dim(eager.clone(), 1),
+        ),
+        (
+            Flex::float_min_dim(deferred.clone(), 1),
+            reduce::min_dim(eager.clone(), 1),
+        ),
+        // Not along the last dim: computed, then reduced eagerly.
+        (
+            Flex::float_sum_dim(chain(), 0),
+            reduce::sum_dim(eager.clone(), 0),
+        ),
+    ] {
+        assert_eq!(fused.shape(), expected.shape());
+        assert_eq!(bits::<f32>(fused), bits::<f32>(expected));
+    }
+    assert!(
+        program_size(&deferred).is_some(),
+        "the reductions did not store the chain"
+    );
+    assert_eq!(bits::<f32>(deferred), bits::<f32>(eager));
+}

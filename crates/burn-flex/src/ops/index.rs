@@ -57,7 +57,7 @@ pub fn gather(dim: usize, tensor: FlexTensor, indices: FlexTensor) -> FlexTensor
     with_elem!(tensor.dtype(), E => {
         let data = tensor.storage::<E>();
         let mut out = pool::for_overwrite::<E>(shape.num_elements());
-        for_each_out_row(&mut out, &shape, [&base, &idx_layout], |o, [p, q], [s, _]| {
+        for_each_out_row(&mut out, &shape, [&base, &idx_layout], #[inline(always)] |o, [p, q], [s, _]| {
             let mut p = p as isize;
             for (o, &i) in o.iter_mut().zip(&idx[q..]) {
                 let i = check_index("gather", i, size, dim);

@@ -174,9 +174,13 @@ pub fn map_into<E: Storable, O: Storable>(t: &FlexTensor, f: impl Fn(E) -> O + S
     let shape = t.shape().clone();
     let data = t.storage::<E>();
     let mut out = pool::for_overwrite::<O>(shape.num_elements());
-    for_each_out_row(&mut out, &shape, [t.layout()], |o, [p], [s]| {
-        map_row(o, data, p, s, &f)
-    });
+    for_each_out_row(
+        &mut out,
+        &shape,
+        [t.layout()],
+        #[inline(always)]
+        |o, [p], [s]| map_row(o, data, p, s, &f),
+    );
     FlexTensor::from_vec(out, shape)
 }
 
@@ -184,11 +188,17 @@ pub fn map_into<E: Storable, O: Storable>(t: &FlexTensor, f: impl Fn(E) -> O + S
 pub fn map_same<E: Storable>(mut t: FlexTensor, f: impl Fn(E) -> E + Sync) -> FlexTensor {
     let shape = t.shape().clone();
     if let Some(data) = t.data_mut::<E>() {
-        for_each_out_row(data, &shape, [], |o, [], []| {
-            for v in o {
-                *v = f(*v);
-            }
-        });
+        for_each_out_row(
+            data,
+            &shape,
+            [],
+            #[inline(always)]
+            |o, [], []| {
+                for v in o {
+                    *v = f(*v);
+                }
+            },
+        );
         return t;
     }
     map_into(&t, f)
@@ -205,9 +215,13 @@ pub fn zip_into<A: Storable, B: Storable, O: Storable>(
     let (la, lb) = (lhs.layout().expand(&shape), rhs.layout().expand(&shape));
     let (a, b) = (lhs.storage::<A>(), rhs.storage::<B>());
     let mut out = pool::for_overwrite::<O>(shape.num_elements());
-    for_each_out_row(&mut out, &shape, [&la, &lb], |o, [pa, pb], [sa, sb]| {
-        zip_row(o, (a, pa, sa), (b, pb, sb), &f)
-    });
+    for_each_out_row(
+        &mut out,
+        &shape,
+        [&la, &lb],
+        #[inline(always)]
+        |o, [pa, pb], [sa, sb]| zip_row(o, (a, pa, sa), (b, pb, sb), &f),
+    );
     FlexTensor::from_vec(out, shape)
 }
 
@@ -225,18 +239,26 @@ pub fn zip_same<E: Storable>(
         let lb = rhs.layout().expand(&shape);
         let b = rhs.storage::<E>();
         let a = lhs.data_mut::<E>().expect("checked by can_mut");
-        for_each_out_row(a, &shape, [&lb], |o, [pb], [sb]| {
-            zip_row_in_place(o, (b, pb, sb), &|x, y| f(x, y))
-        });
+        for_each_out_row(
+            a,
+            &shape,
+            [&lb],
+            #[inline(always)]
+            |o, [pb], [sb]| zip_row_in_place(o, (b, pb, sb), &|x, y| f(x, y)),
+        );
         return lhs;
     }
     if *rhs.shape() == shape && rhs.can_mut() {
         let la = lhs.layout().expand(&shape);
         let a = lhs.storage::<E>();
         let b = rhs.data_mut::<E>().expect("checked by can_mut");
-        for_each_out_row(b, &shape, [&la], |o, [pa], [sa]| {
-            zip_row_in_place(o, (a, pa, sa), &|y, x| f(x, y))
-        });
+        for_each_out_row(
+            b,
+            &shape,
+            [&la],
+            #[inline(always)]
+            |o, [pa], [sa]| zip_row_in_place(o, (a, pa, sa), &|y, x| f(x, y)),
+        );
         return rhs;
     }
     zip_into(op, &lhs, &rhs, f)

@@ -33,7 +33,7 @@ pub fn mask_where(tensor: FlexTensor, mask: FlexTensor, value: FlexTensor) -> Fl
         let v = value.storage::<E>();
         if *tensor.shape() == shape && tensor.can_mut() {
             let out = tensor.data_mut::<E>().expect("checked by can_mut");
-            for_each_out_row(out, &shape, [&lm, &lv], |o, [pm, pv], [sm, sv]| {
+            for_each_out_row(out, &shape, [&lm, &lv], #[inline(always)] |o, [pm, pv], [sm, sv]| {
                 let (mut pm, mut pv) = (pm as isize, pv as isize);
                 for o in o {
                     if m[pm as usize] {
@@ -48,7 +48,7 @@ pub fn mask_where(tensor: FlexTensor, mask: FlexTensor, value: FlexTensor) -> Fl
         let lt = tensor.layout().expand(&shape);
         let t = tensor.storage::<E>();
         let mut out = pool::for_overwrite::<E>(shape.num_elements());
-        for_each_out_row(&mut out, &shape, [&lt, &lm, &lv], |o, [pt, pm, pv], [st, sm, sv]| {
+        for_each_out_row(&mut out, &shape, [&lt, &lm, &lv], #[inline(always)] |o, [pt, pm, pv], [st, sm, sv]| {
             let (mut pt, mut pm, mut pv) = (pt as isize, pm as isize, pv as isize);
             for o in o {
                 *o = if m[pm as usize] { v[pv as usize] } else { t[pt as usize] };

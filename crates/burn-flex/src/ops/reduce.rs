@@ -127,6 +127,10 @@ impl<E: NumElement> Reducer<E> for Max<E> {
     fn merge(&self, a: E, b: E) -> E {
         max_nan(a, b)
     }
+    #[inline(always)]
+    fn line(&self, acc: E, data: &[E], start: usize, len: usize, stride: isize, _: usize) -> E {
+        idempotent_line(acc, data, start, len, stride, max_nan)
+    }
 }
 
 struct Min<E>(PhantomData<E>);
@@ -144,6 +148,43 @@ impl<E: NumElement> Reducer<E> for Min<E> {
     fn merge(&self, a: E, b: E) -> E {
         min_nan(a, b)
     }
+    #[inline(always)]
+    fn line(&self, acc: E, data: &[E], start: usize, len: usize, stride: isize, _: usize) -> E {
+        idempotent_line(acc, data, start, len, stride, min_nan)
+    }
+}
+
+/// Folds a line with an idempotent `f` (max, min): 16 independent lanes over a contiguous line,
+/// so the comparisons vectorize instead of waiting on one another.
+#[inline(always)]
+fn idempotent_line<E: Copy>(
+    acc: E,
+    data: &[E],
+    start: usize,
+    len: usize,
+    stride: isize,
+    f: impl Fn(E, E) -> E,
+) -> E {
+    if stride != 1 {
+        let mut q = start as isize;
+        let mut acc = acc;
+        for _ in 0..len {
+            acc = f(acc, data[q as usize]);
+            q += stride;
+        }
+        return acc;
+    }
+    let values = &data[start..start + len];
+    let mut lanes = [acc; 16];
+    let chunks = values.chunks_exact(16);
+    let tail = chunks.remainder();
+    for chunk in chunks {
+        for (lane, &x) in lanes.iter_mut().zip(chunk) {
+            *lane = f(*lane, x);
+        }
+    }
+    let total = lanes.into_iter().fold(acc, &f);
+    tail.iter().fold(total, |a, &x| f(a, x))
 }
 
 /// Value and index of the maximum (`MAX = true`) or minimum; the first index wins ties and the
@@ -259,23 +300,30 @@ fn fold_dim<E: Storable, R: Reducer<E>>(
     let stride = layout.strides()[dim];
     let rest = layout.select_index(dim, 0);
     let data = t.storage::<E>();
-    for_each_out_row_weighted(&mut out, rest.shape(), [&rest], size, |o, [p], [s]| {
-        if stride.abs() == 1 || o.len() == 1 {
-            let mut q = p as isize;
-            for acc in o.iter_mut() {
-                *acc = r.line(*acc, data, q as usize, size, stride, 0);
-                q += s;
-            }
-        } else {
-            for k in 0..size {
-                let mut q = p as isize + k as isize * stride;
+    for_each_out_row_weighted(
+        &mut out,
+        rest.shape(),
+        [&rest],
+        size,
+        #[inline(always)]
+        |o, [p], [s]| {
+            if stride.abs() == 1 || o.len() == 1 {
+                let mut q = p as isize;
                 for acc in o.iter_mut() {
-                    *acc = r.step(*acc, data[q as usize], k);
+                    *acc = r.line(*acc, data, q as usize, size, stride, 0);
                     q += s;
                 }
+            } else {
+                for k in 0..size {
+                    let mut q = p as isize + k as isize * stride;
+                    for acc in o.iter_mut() {
+                        *acc = r.step(*acc, data[q as usize], k);
+                        q += s;
+                    }
+                }
             }
-        }
-    });
+        },
+    );
     (out, out_shape)
 }
 
@@ -330,6 +378,44 @@ fn mean_of<E: NumElement>(acc: E::Acc, n: usize) -> E {
 
 fn same<E: NumElement>(acc: E, _: usize) -> E {
     acc
+}
+
+/// A reduction of one line, for callers that produce the line's values themselves (the fused
+/// reductions of [`crate::fuse`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineReduce {
+    /// [`sum_dim`].
+    Sum,
+    /// [`mean_dim`].
+    Mean,
+    /// [`max_dim`].
+    Max,
+    /// [`min_dim`].
+    Min,
+}
+
+/// `op` over the contiguous `values`, computed exactly as the `_dim` reductions compute a line.
+#[inline(always)]
+pub fn reduce_line<E: NumElement>(op: LineReduce, values: &[E]) -> E {
+    let n = values.len();
+    match op {
+        LineReduce::Sum => {
+            let r = Sum::<E>(PhantomData);
+            from_acc::<E>(r.line(r.init(), values, 0, n, 1, 0), n)
+        }
+        LineReduce::Mean => {
+            let r = Sum::<E>(PhantomData);
+            mean_of::<E>(r.line(r.init(), values, 0, n, 1, 0), n)
+        }
+        LineReduce::Max => {
+            let r = Max::<E>(PhantomData);
+            r.line(r.init(), values, 0, n, 1, 0)
+        }
+        LineReduce::Min => {
+            let r = Min::<E>(PhantomData);
+            r.line(r.init(), values, 0, n, 1, 0)
+        }
+    }
 }
 
 num_reduction! {

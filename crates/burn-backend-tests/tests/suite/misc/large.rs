@@ -31,7 +31,12 @@ fn a_long_chain_over_a_large_tensor_matches_the_reference() {
 fn softmax_of_a_large_tensor_matches_the_reference() {
     let env = Env::new(crate::device());
     let x = env.random(&[128, 512], -4.0, 4.0, 74);
-    env.check("softmax [128, 512]", softmax(env.float::<2>(&x), 1), &x.softmax(1), 8.0);
+    env.check(
+        "softmax [128, 512]",
+        softmax(env.float::<2>(&x), 1),
+        &x.softmax(1),
+        8.0,
+    );
 }
 
 #[test]
@@ -70,5 +75,10 @@ fn work_pending_at_sync_is_done_and_later_updates_apply() {
     env.device.sync().expect("sync");
     let x = (x + 1.0).exp();
     env.device.sync().expect("sync");
-    env.check("exp(3a + 1) across syncs", x, &a.map(|v| (3.0 * v + 1.0).exp()), 8.0);
+    env.check(
+        "exp(3a + 1) across syncs",
+        x,
+        &a.map(|v| (3.0 * v + 1.0).exp()),
+        8.0,
+    );
 }
