@@ -217,18 +217,3 @@ fn dropped_tensors_are_released() {
     .join()
     .unwrap();
 }
-
-#[test]
-fn tmp_overhead_probe() {
-    let _guard = serial();
-    for _ in 0..3 {
-        let mut x = tensor(&[0.0; 16], [1, 16]);
-        let start = std::time::Instant::now();
-        for _ in 0..1000 {
-            x = F::float_add_scalar(x, Scalar::from(1.0f32));
-        }
-        let v = values(x);
-        let t = start.elapsed();
-        eprintln!("PROBE {:.3} us/op {}", t.as_secs_f64() * 1e6 / 1000.0, v[0]);
-    }
-}
