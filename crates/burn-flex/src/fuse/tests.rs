@@ -10,6 +10,13 @@ use burn_std::{bf16, f16};
 
 const N: usize = DEFER_THRESHOLD + 77;
 
+/// `sync` computes every deferred tensor of the process, so tests that look at whether a program
+/// is still pending run one at a time.
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    static SERIAL: Mutex<()> = Mutex::new(());
+    SERIAL.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 fn ramp<E: Storable + burn_std::Element>(n: usize, scale: f64, shape: &[usize]) -> FlexTensor {
     let values: Vec<E> = (0..n)
         .map(|i| E::from_f64(((i * 37 % 101) as f64 - 50.0) * scale))
@@ -50,6 +57,7 @@ fn w2_chain_matches_eager<E: Storable + burn_std::Element>() {
 
 #[test]
 fn an_element_wise_chain_is_one_program_equal_to_the_eager_ops() {
+    let _serial = serial();
     w2_chain_matches_eager::<f32>();
     w2_chain_matches_eager::<f64>();
     w2_chain_matches_eager::<f16>();
@@ -58,6 +66,7 @@ fn an_element_wise_chain_is_one_program_equal_to_the_eager_ops() {
 
 #[test]
 fn row_broadcasts_and_scalars_fuse_with_the_right_values() {
+    let _serial = serial();
     let (rows, cols) = (64, 1000);
     let x = ramp::<f32>(rows * cols, 0.05, &[rows, cols]);
     let max = reduce::max_dim(x.clone(), 1);
@@ -73,6 +82,7 @@ fn row_broadcasts_and_scalars_fuse_with_the_right_values() {
 
 #[test]
 fn a_shared_intermediate_is_loaded_by_each_user() {
+    let _serial = serial();
     let a = ramp::<f32>(N, 0.01, &[N]);
     let y = Flex::float_mul(a.clone(), a.clone());
     let left = Flex::float_add_scalar(y.clone(), 1.0f32.into());
@@ -89,6 +99,7 @@ fn a_shared_intermediate_is_loaded_by_each_user() {
 
 #[test]
 fn strided_inputs_are_read_through_their_layout() {
+    let _serial = serial();
     let x = ramp::<f32>(400 * 300, 0.01, &[400, 300]);
     let t = x.clone().transpose();
     let fused = Flex::float_sqrt(Flex::float_abs(Flex::float_add(t.clone(), t.clone())));
@@ -99,6 +110,7 @@ fn strided_inputs_are_read_through_their_layout() {
 
 #[test]
 fn small_tensors_and_ints_stay_eager() {
+    let _serial = serial();
     let small = ramp::<f32>(100, 0.1, &[100]);
     assert!(Flex::float_exp(small).deferred_state().is_none());
     let ints = FlexTensor::from_vec(vec![1i32; N], [N]);
@@ -107,6 +119,7 @@ fn small_tensors_and_ints_stay_eager() {
 
 #[test]
 fn sync_computes_what_is_pending() {
+    let _serial = serial();
     let a = ramp::<f32>(N, 0.01, &[N]);
     let pending = Flex::float_exp(a);
     assert!(program_size(&pending).is_some());
@@ -117,6 +130,7 @@ fn sync_computes_what_is_pending() {
 
 #[test]
 fn long_chains_and_deep_sharing_stay_bounded() {
+    let _serial = serial();
     let mut x = ramp::<f32>(N, 0.001, &[N]);
     let mut expected = x.to_vec::<f32>();
     for step in 0..200 {
@@ -137,6 +151,7 @@ fn long_chains_and_deep_sharing_stay_bounded() {
 
 #[test]
 fn reductions_of_a_deferred_chain_read_its_program_and_match_the_eager_ones() {
+    let _serial = serial();
     let (rows, cols) = (70, 1000);
     let x = ramp::<f32>(rows * cols, 0.05, &[rows, cols]);
     let chain = || Flex::float_exp(Flex::float_mul_scalar(x.clone(), 0.3f32.into()));
