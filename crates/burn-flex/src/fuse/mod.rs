@@ -78,6 +78,14 @@ impl Deferred {
         })
     }
 
+    /// Whether no handle outside this state holds the computed values (true before they are
+    /// computed: nothing can hold them yet).
+    pub fn result_is_unshared(&self) -> bool {
+        self.result
+            .get()
+            .is_none_or(|b| Arc::strong_count(b) == 1 && Arc::weak_count(b) == 0)
+    }
+
     /// The values, taking them out when this is the last handle.
     pub fn into_result(self: Arc<Self>) -> Arc<Buffer> {
         match Arc::try_unwrap(self) {

@@ -189,3 +189,19 @@ fn reductions_of_a_deferred_chain_read_its_program_and_match_the_eager_ones() {
     );
     assert_eq!(bits::<f32>(deferred), bits::<f32>(eager));
 }
+
+#[test]
+fn a_computed_chain_viewed_elsewhere_is_not_written_in_place() {
+    let _serial = serial();
+    let a = ramp::<f32>(N, 0.01, &[N]);
+    let mut x = Flex::float_exp(a.clone());
+    // A view made from the computed values (not from the deferred handle) shares the buffer.
+    let view = x.with_layout(x.layout().clone());
+    assert!(!x.can_mut(), "the view shares the values");
+    assert!(x.data_mut::<f32>().is_none());
+    drop(view);
+    assert!(x.can_mut());
+    x.data_mut::<f32>().expect("unique again")[0] = 7.0;
+    assert_eq!(x.to_vec::<f32>()[0], 7.0);
+    assert_eq!(bits::<f32>(x)[1..], bits::<f32>(unary::exp(a))[1..]);
+}

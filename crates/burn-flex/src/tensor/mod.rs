@@ -159,7 +159,9 @@ impl FlexTensor {
     pub fn can_mut(&self) -> bool {
         if let Some(deferred) = &self.deferred {
             // `data_mut` settles first; the values are then this handle's alone.
-            return Arc::strong_count(deferred) == 1 && self.is_contiguous();
+            return Arc::strong_count(deferred) == 1
+                && self.is_contiguous()
+                && deferred.result_is_unshared();
         }
         Arc::strong_count(&self.buffer) == 1
             && Arc::weak_count(&self.buffer) == 0
