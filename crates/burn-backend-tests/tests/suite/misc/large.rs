@@ -1,9 +1,9 @@
 //! Element-wise chains on tensors large enough that backends defer and fuse them (Flex from
 //! 2^15 elements, Cube+Fusion always): values, broadcasting, shared intermediates, strided
-//! inputs, `sync` and in-place updates after it.
+//! inputs, `sync` and in-place updates after it. Softmax over a large input is
+//! `float::large::softmax_large`.
 
 use burn::tensor::Tensor;
-use burn::tensor::activation::softmax;
 use burn_backend_tests::Env;
 
 const ROWS: usize = 300;
@@ -25,18 +25,6 @@ fn a_long_chain_over_a_large_tensor_matches_the_reference() {
         .zip(&c, |x, y| x + y)
         .map(|v| (v.exp() / 2.0 - 0.25).abs().sqrt());
     env.check("exp(a*b + c)/2 - 1/4, |.|, sqrt", got, &expected, 8.0);
-}
-
-#[test]
-fn softmax_of_a_large_tensor_matches_the_reference() {
-    let env = Env::new(crate::device());
-    let x = env.random(&[128, 512], -4.0, 4.0, 74);
-    env.check(
-        "softmax [128, 512]",
-        softmax(env.float::<2>(&x), 1),
-        &x.softmax(1),
-        8.0,
-    );
 }
 
 #[test]
