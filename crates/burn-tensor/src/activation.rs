@@ -132,20 +132,17 @@ pub fn hard_swish<const D: usize>(tensor: Tensor<D>) -> Tensor<D> {
         .mul(relu6(tensor.add_scalar(3.0)).div_scalar(6.0))
 }
 
-/// Softmax along `dim`: `e^(x - max) / Σ e^(x - max)`.
+/// Softmax along `dim`: `e^(x - max) / Σ e^(x - max)`. Backends may compute it in one pass
+/// per line (Flex does); its gradient is `s · (g - Σ g·s)`.
 pub fn softmax<const D: usize>(tensor: Tensor<D>, dim: usize) -> Tensor<D> {
     check_dim::<D>("softmax", dim);
-    let shifted = tensor.clone().sub(tensor.max_dim(dim).detach());
-    let exp = shifted.exp();
-    exp.clone().div(exp.sum_dim(dim))
+    Tensor::from_primitive(Dispatch::softmax(tensor.into_primitive(), dim))
 }
 
-/// Log-softmax along `dim`: `x - max - ln Σ e^(x - max)`.
+/// Log-softmax along `dim`: `x - max - ln Σ e^(x - max)`; its gradient is `g - e^y · Σ g`.
 pub fn log_softmax<const D: usize>(tensor: Tensor<D>, dim: usize) -> Tensor<D> {
     check_dim::<D>("log_softmax", dim);
-    let shifted = tensor.clone().sub(tensor.max_dim(dim).detach());
-    let log_sum = shifted.clone().exp().sum_dim(dim).log();
-    shifted.sub(log_sum)
+    Tensor::from_primitive(Dispatch::log_softmax(tensor.into_primitive(), dim))
 }
 
 /// Softmin along `dim`: `softmax(-x)`.

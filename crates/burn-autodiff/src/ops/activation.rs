@@ -79,4 +79,37 @@ impl<B: Backend, C: CheckpointStrategy> ActivationOps<Self> for Autodiff<B, C> {
             B::float_mul(grad, B::sigmoid(B::float_neg(x)))
         })
     }
+    /// `dx = s · (g - Σ g·s)` along `dim`, from the output through `B::softmax_backward`.
+    fn softmax(tensor: AT<B>, dim: usize) -> AT<B> {
+        output_op::<B, C>(
+            tensor,
+            move |x| B::softmax(x, dim),
+            move |s, grad| B::softmax_backward(s, grad, dim),
+        )
+    }
+
+    fn softmax_backward(output: AT<B>, grad: AT<B>, dim: usize) -> AT<B> {
+        AT::new(B::softmax_backward(
+            output.into_primitive(),
+            grad.into_primitive(),
+            dim,
+        ))
+    }
+
+    /// `dx = g - e^y · Σ g` along `dim`, from the output through `B::log_softmax_backward`.
+    fn log_softmax(tensor: AT<B>, dim: usize) -> AT<B> {
+        output_op::<B, C>(
+            tensor,
+            move |x| B::log_softmax(x, dim),
+            move |y, grad| B::log_softmax_backward(y, grad, dim),
+        )
+    }
+
+    fn log_softmax_backward(output: AT<B>, grad: AT<B>, dim: usize) -> AT<B> {
+        AT::new(B::log_softmax_backward(
+            output.into_primitive(),
+            grad.into_primitive(),
+            dim,
+        ))
+    }
 }

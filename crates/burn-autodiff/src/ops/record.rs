@@ -162,10 +162,10 @@ where
 /// recomputes `y = forward(x)` in the backward pass.
 pub(crate) fn output_op<B: Backend, C: CheckpointStrategy>(
     x: AT<B>,
-    forward: fn(FT<B>) -> FT<B>,
-    backward: fn(FT<B>, FT<B>) -> FT<B>,
+    forward: impl Fn(FT<B>) -> FT<B> + Clone + Send + Sync + 'static,
+    backward: impl FnOnce(FT<B>, FT<B>) -> FT<B> + Send + 'static,
 ) -> AT<B> {
-    let (output, retro) = unary_forward::<B>(&x, forward);
+    let (output, retro) = unary_forward::<B>(&x, forward.clone());
     let recompute = C::recomputes_memory_bound();
     let kept = output.clone();
     record::<B, C, Saved<B>, 1>(

@@ -84,4 +84,37 @@ pub trait ActivationOps<B: Backend> {
         let tail = B::float_log1p(B::float_exp(B::float_neg(B::float_abs(tensor))));
         B::float_neg(B::float_add(max_part, tail))
     }
+    /// Softmax along `dim`: `e^(x - max) / Σ e^(x - max)` (the maximum taken per line so no
+    /// exponential overflows).
+    fn softmax(tensor: FloatTensor<B>, dim: usize) -> FloatTensor<B> {
+        let max = B::float_max_dim(tensor.clone(), dim);
+        let exp = B::float_exp(B::float_sub(tensor, max));
+        let sum = B::float_sum_dim(exp.clone(), dim);
+        B::float_div(exp, sum)
+    }
+    /// The gradient of `softmax` along `dim` given its output `s`: `s · (g - Σ g·s)`.
+    fn softmax_backward(
+        output: FloatTensor<B>,
+        grad: FloatTensor<B>,
+        dim: usize,
+    ) -> FloatTensor<B> {
+        let dot = B::float_sum_dim(B::float_mul(grad.clone(), output.clone()), dim);
+        B::float_mul(output, B::float_sub(grad, dot))
+    }
+    /// Log-softmax along `dim`: `x - max - ln Σ e^(x - max)`.
+    fn log_softmax(tensor: FloatTensor<B>, dim: usize) -> FloatTensor<B> {
+        let max = B::float_max_dim(tensor.clone(), dim);
+        let shifted = B::float_sub(tensor, max);
+        let log_sum = B::float_log(B::float_sum_dim(B::float_exp(shifted.clone()), dim));
+        B::float_sub(shifted, log_sum)
+    }
+    /// The gradient of `log_softmax` along `dim` given its output `y`: `g - e^y · Σ g`.
+    fn log_softmax_backward(
+        output: FloatTensor<B>,
+        grad: FloatTensor<B>,
+        dim: usize,
+    ) -> FloatTensor<B> {
+        let total = B::float_sum_dim(grad.clone(), dim);
+        B::float_sub(grad, B::float_mul(B::float_exp(output), total))
+    }
 }

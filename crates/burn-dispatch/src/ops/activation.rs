@@ -15,5 +15,9 @@ impl ActivationOps<Self> for Dispatch {
         fn sigmoid_backward(output: T => float, grad: T => float) -> T => float;
         fn hard_sigmoid(tensor: T => float, alpha: Scalar => val, beta: Scalar => val) -> T => float;
         fn log_sigmoid(tensor: T => float) -> T => float;
+        fn softmax(tensor: T => float, dim: usize => val) -> T => float;
+        fn softmax_backward(output: T => float, grad: T => float, dim: usize => val) -> T => float;
+        fn log_softmax(tensor: T => float, dim: usize => val) -> T => float;
+        fn log_softmax_backward(output: T => float, grad: T => float, dim: usize => val) -> T => float;
     }
 }

@@ -1,9 +1,11 @@
 //! `ActivationOps` for Flex: each activation is one fused element-wise pass (in place when the
-//! input may be reused) instead of the default chain of tensor ops.
+//! input may be reused) instead of the default chain of tensor ops; softmax and log-softmax
+//! one pass per row ([`crate::ops::softmax`]).
 
 use super::{Flex, promote};
 use crate::FlexTensor;
 use crate::ops::map::{map_same, zip_same};
+use crate::ops::softmax::{RowOp, rowwise};
 use crate::ops::unary::erf_f64;
 use burn_backend::ops::ActivationOps;
 use burn_backend::{Element, Scalar};
@@ -79,6 +81,20 @@ impl ActivationOps<Flex> for Flex {
             let neg = if -x > E::zero() { -x } else { E::zero() };
             -(neg + (-x.abs()).exp().ln_1p())
         }))
+    }
+    fn softmax(tensor: T, dim: usize) -> T {
+        rowwise(RowOp::Softmax, vec![tensor], dim)
+    }
+    fn softmax_backward(output: T, grad: T, dim: usize) -> T {
+        let (output, grad) = promote(output, grad);
+        rowwise(RowOp::SoftmaxBackward, vec![output, grad], dim)
+    }
+    fn log_softmax(tensor: T, dim: usize) -> T {
+        rowwise(RowOp::LogSoftmax, vec![tensor], dim)
+    }
+    fn log_softmax_backward(output: T, grad: T, dim: usize) -> T {
+        let (output, grad) = promote(output, grad);
+        rowwise(RowOp::LogSoftmaxBackward, vec![output, grad], dim)
     }
 }
 

@@ -13,5 +13,6 @@ pub mod matmul;
 pub mod reduce;
 pub mod scan;
 pub mod shape;
+pub mod softmax;
 pub mod sort;
 pub mod unary;

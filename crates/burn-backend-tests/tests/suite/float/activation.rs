@@ -122,6 +122,19 @@ fn softmax_is_stable_for_large_inputs() {
 }
 
 #[test]
+fn softmax_of_masked_logits() {
+    // torch.softmax(torch.tensor([[-inf, 0., 1.], [2., -inf, 2.]]), 1)
+    //   = [[0, 0.2689, 0.7311], [0.5, 0, 0.5]]; log_softmax gives -inf where masked.
+    let env = Env::new(crate::device());
+    let inf = f64::INFINITY;
+    let x = RefArray::new(&[2, 3], vec![-inf, 0.0, 1.0, 2.0, -inf, 2.0]);
+    let got = act::softmax(env.float::<2>(&x), 1);
+    env.check("softmax masked", got, &x.softmax(1), 1.0);
+    let got = act::log_softmax(env.float::<2>(&x), 1);
+    env.check("log_softmax masked", got, &x.log_softmax(1), 1.0);
+}
+
+#[test]
 fn softmax_rows_sum_to_one_on_long_rows() {
     let env = Env::new(crate::device());
     let a = env.random(&[4, 4099], -6.0, 6.0, 35);
