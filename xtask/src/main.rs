@@ -10,6 +10,8 @@
 //!   `wgpu` is built only when a WGPU backend is asked for (the default, `all`, asks for it).
 //!   `bench --peers` first runs `benches/peers/run.sh` (NumPy, PyTorch, JAX in a virtual
 //!   environment it makes) and prints Flex beside them as ratios.
+//!   `bench --compare A.json B.json` checks that two runs agree (each median within the other's
+//!   min–max).
 //!   `bench --fusion` runs the fusion report instead (`crates/burn-bench/src/bin/fusion.rs`:
 //!   W2 launches and time with and without fusion, the plan-cache hit rate of a training step).
 
@@ -303,6 +305,9 @@ fn bench(args: &[String]) -> Result<(), String> {
 
 /// Whether the `--backend` list (default `all`) names WGPU.
 fn bench_needs_wgpu(args: &[String]) -> bool {
+    if args.iter().any(|a| a == "--compare") {
+        return false;
+    }
     let mut list = None;
     let mut args = args.iter();
     while let Some(arg) = args.next() {
@@ -333,5 +338,6 @@ mod tests {
         assert!(needs(&["--backend=flex,wgpu"]));
         assert!(!needs(&["--backend", "flex", "--workload", "W1"]));
         assert!(!needs(&["--backend=flex"]));
+        assert!(!needs(&["--compare", "a.json", "b.json"]));
     }
 }

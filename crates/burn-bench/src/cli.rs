@@ -18,6 +18,8 @@ options:
   --peers PATH       also print Flex beside NumPy, PyTorch and JAX from the peers script's JSON
                      (`cargo xtask bench --peers` runs the script first)
   --no-limits        skip measuring the machine's limits (no \"% of roofline\" column)
+  --compare A B      compare two results files (two runs of this command): each configuration
+                     agrees when each run's median lies in the other's min–max; fails otherwise
   --list             list the workloads and exit
   --help             this text";
 
@@ -39,6 +41,8 @@ pub enum Command {
     Run(Options),
     List,
     Help,
+    /// Compare two results files.
+    Compare(PathBuf, PathBuf),
 }
 
 /// Parses the arguments after the program name.
@@ -68,6 +72,13 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
         match name.as_str() {
             "--help" | "-h" => return Ok(Command::Help),
             "--list" => return Ok(Command::List),
+            "--compare" => {
+                let first = value("two results files")?;
+                let second = args
+                    .next()
+                    .ok_or_else(|| "--compare needs two results files".to_string())?;
+                return Ok(Command::Compare(first.into(), second.into()));
+            }
             "--no-limits" => options.limits = false,
             "--backend" => options.backends = parse_backends(&value("flex, wgpu or all")?)?,
             "--workload" => options.workloads = parse_workloads(&value("a list such as W1,W2")?)?,

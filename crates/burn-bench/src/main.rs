@@ -7,6 +7,7 @@
 
 mod backends;
 mod cli;
+mod compare;
 mod load;
 mod machine;
 mod measure;
@@ -30,6 +31,15 @@ use workloads::{Case, Workload};
 fn main() -> ExitCode {
     let options = match cli::parse(std::env::args().skip(1)) {
         Ok(Command::Run(options)) => options,
+        Ok(Command::Compare(first, second)) => {
+            return match compare::compare(&first, &second) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(message) => {
+                    eprintln!("burn-bench: {message}");
+                    ExitCode::FAILURE
+                }
+            };
+        }
         Ok(Command::Help) => {
             println!("{}", cli::USAGE);
             return ExitCode::SUCCESS;

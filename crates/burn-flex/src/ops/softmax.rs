@@ -224,8 +224,8 @@ fn exp_shifted_total<E: FloatElement>(x: &[E], max: E) -> E {
     let mut lanes = Lanes::new();
     let mut xs = x.chunks_exact(LANES);
     for x in &mut xs {
-        for j in 0..LANES {
-            lanes.add(j, (x[j] - max).exp_vectorizable());
+        for (j, &v) in x.iter().enumerate() {
+            lanes.add(j, (v - max).exp_vectorizable());
         }
     }
     let tail = xs
@@ -260,8 +260,8 @@ fn total<E: FloatElement>(a: &[E]) -> E {
     let mut lanes = Lanes::new();
     let mut xs = a.chunks_exact(LANES);
     for x in &mut xs {
-        for j in 0..LANES {
-            lanes.add(j, x[j]);
+        for (j, &v) in x.iter().enumerate() {
+            lanes.add(j, v);
         }
     }
     let tail = xs.remainder().iter().fold(E::zero(), |s, &x| s + x);
