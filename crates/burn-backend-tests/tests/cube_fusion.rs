@@ -1,12 +1,13 @@
 //! Fusion on the CubeCL backend through the public API (`Cube` = `Fusion<CubeBackend>`, feature
 //! `fusion`): values equal to the CPU backend's on the patterns fusion rewrites (element-wise
-//! chains, softmax, a normalisation with its epilogue), the fusion statistics showing they ran
+//! chains, softmax, a normalisation with its epilogue, a linear layer and its activation), the fusion statistics showing they ran
 //! fused, the plan cache hit by a repeated step, a tensor read in the middle of a queue, a
 //! tensor produced on one thread and used on another, and buffers reused only when unshared.
 #![cfg(feature = "fusion")]
 
+use burn::backend::cube::launch_count;
 use burn::backend::{CubeBackend, CubeDevice, DispatchDevice, fusion};
-use burn::tensor::activation::softmax;
+use burn::tensor::activation::{relu, softmax};
 use burn::tensor::{Device, Distribution, FloatDType, Tensor};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
@@ -97,6 +98,44 @@ fn softmax_and_a_normalisation_fuse_their_reductions() {
         after.fused_ops >= before.fused_ops + 4,
         "{before:?} → {after:?}"
     );
+}
+
+#[test]
+fn a_linear_layer_and_its_activation_run_as_one_product_kernel() {
+    let _serial = serial();
+    let (device, cube) = device();
+    let x = Tensor::<2>::random([24, 40], Distribution::Normal(0.0, 1.0), &device);
+    let w = Tensor::<2>::random([40, 16], Distribution::Normal(0.0, 0.3), &device);
+    let b = Tensor::<1>::random([16], Distribution::Normal(0.0, 0.3), &device);
+    let layer = |x: Tensor<2>, w: Tensor<2>, b: Tensor<1>| relu(x.matmul(w) + b.unsqueeze());
+    let expected = layer(on_flex(&x), on_flex(&w), on_flex(&b));
+    device.sync().unwrap();
+    let before = stats(&cube);
+    let launches = launch_count();
+    let got = layer(x.clone(), w.clone(), b.clone());
+    device.sync().unwrap();
+    let (after, launches) = (stats(&cube), launch_count() - launches);
+    assert_eq!(
+        launches, 1,
+        "relu(x·W + b) in one launch; {before:?} → {after:?}"
+    );
+    assert_eq!(after.fused_blocks, before.fused_blocks + 1);
+    assert!(
+        after.fused_ops >= before.fused_ops + 3,
+        "{before:?} → {after:?}"
+    );
+    assert_close("relu(x·W + b)", got, expected);
+
+    // The product read again after the run is written as well.
+    let both = |x: Tensor<2>, w: Tensor<2>, b: Tensor<1>| {
+        let product = x.matmul(w);
+        let activated = relu(product.clone() + b.unsqueeze());
+        (activated, product)
+    };
+    let (expected_act, expected_product) = both(on_flex(&x), on_flex(&w), on_flex(&b));
+    let (act, product) = both(x, w, b);
+    assert_close("activation", act, expected_act);
+    assert_close("product kept", product, expected_product);
 }
 
 #[test]

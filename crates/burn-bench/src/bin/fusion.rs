@@ -4,6 +4,8 @@
 //! - W2, `exp(a*b + c)` over 2^24 f32, and W4, softmax over the last axis of [4096, 1024]:
 //!   kernel launches per run, read from the backend (`burn_cubecl::launch_count`), and the
 //!   median time, unfused (`CubeBackend`) and fused (`Fusion<CubeBackend>`), with their ratio.
+//! - `relu(x·W + b)` on `[256, 512] × [512, 512]`: launches and time, unfused and fused (the
+//!   bias and the activation run in the product's kernel where `supports_matmul` allows).
 //! - A training step of a small MLP (64 → 128 → 10, ReLU, softmax cross-entropy, SGD) repeated
 //!   100 times through the public API on `Cube` (= `Fusion<CubeBackend>`): the plan-cache hit
 //!   rate of the fusion server, and the fused/unfused operation counts.
@@ -82,6 +84,19 @@ fn w4<B: Backend<Device = CubeDevice>>(device: &CubeDevice) -> (u64, f64) {
     })
 }
 
+/// A linear layer and its activation, `relu(x·W + b)`, `[256, 512] × [512, 512]`.
+fn linear_relu<B: Backend<Device = CubeDevice>>(device: &CubeDevice) -> (u64, f64) {
+    let x = input::<B>(&[256, 512], 5, device);
+    let w = input::<B>(&[512, 512], 6, device);
+    let b = input::<B>(&[1, 512], 7, device);
+    measure::<B>(device, || {
+        B::relu(B::float_add(
+            B::float_matmul(x.clone(), w.clone()),
+            b.clone(),
+        ))
+    })
+}
+
 /// One SGD step of the MLP; returns the loss.
 fn mlp_step(params: &mut [Tensor<2>; 4], x: &Tensor<2>, targets: &Tensor<2>, lr: f64) -> f32 {
     let [w1, b1, w2, b2] = params.clone();
@@ -128,6 +143,14 @@ fn main() {
     let fused = w4::<Fusion<CubeBackend>>(&device);
     report(
         "W4 softmax over the last axis of [4096, 1024] f32",
+        unfused,
+        fused,
+    );
+
+    let unfused = linear_relu::<CubeBackend>(&device);
+    let fused = linear_relu::<Fusion<CubeBackend>>(&device);
+    report(
+        "relu(x·W + b), [256, 512] × [512, 512] f32 (a matmul epilogue)",
         unfused,
         fused,
     );

@@ -1,6 +1,7 @@
 //! Fusion for the CubeCL backend: runs of element-wise operations recorded by `Fusion<B>` run
-//! as one [`crate::fused`] kernel, and a reduction runs with the element-wise runs before and
-//! after it (see `reduce.rs`).
+//! as one [`crate::fused`] kernel, a reduction runs with the element-wise runs before and
+//! after it (see `reduce.rs`), and a matrix product with the element-wise run after it (see
+//! `matmul.rs`).
 //!
 //! The [`ElementwiseFuser`] takes consecutive element-wise operations whose outputs all have
 //! one shape (inputs broadcast into it), with at most one float, one int and one bool dtype,
@@ -9,6 +10,7 @@
 //! intermediates consumed inside the run stay in registers, and only tensors still used after
 //! the run are written (into a consumed input's buffer when the kernel can).
 
+mod matmul;
 mod reduce;
 mod translate;
 
@@ -29,6 +31,7 @@ impl FusionBackend for CubeBackend {
         vec![
             Box::new(ElementwiseFuser::new(device.clone())),
             Box::new(reduce::ReduceFuser::new(device.clone())),
+            Box::new(matmul::MatmulFuser::new(device.clone())),
         ]
     }
 }

@@ -5,7 +5,7 @@
 //! in the same kernel ([`crate::fused::launch_fused_reduce`]).
 
 use super::{Bound, ElementwiseFuser, bind, cube_tensor, handle_of, run_reshapes};
-use crate::fused::{FusedArg, FusedProgram, ReduceEpilogue, launch_fused_reduce, supports_reduce};
+use crate::fused::{FusedArg, FusedEpilogue, FusedProgram, launch_fused_reduce, supports_reduce};
 use crate::kernel::ReduceOp;
 use crate::{CubeBackend, CubeDevice, CubeTensor};
 use burn_backend::DType;
@@ -122,7 +122,11 @@ impl Fuser<CubeBackend> for ReduceFuser {
 
 /// Binds the epilogue run with the reduced tensor as the program's last input (the kernel
 /// hands it over in a register); `None` when the run does not read it.
-fn bind_epilogue(ops: &[OperationIr], reduced: &TensorIr, bool_dtype: DType) -> Option<Bound> {
+pub(super) fn bind_epilogue(
+    ops: &[OperationIr],
+    reduced: &TensorIr,
+    bool_dtype: DType,
+) -> Option<Bound> {
     let mut bound = bind(ops, &[], bool_dtype);
     let k = bound.inputs.iter().position(|t| t.id == reduced.id)?;
     let last = bound.inputs.len() as u32 - 1;
@@ -150,7 +154,7 @@ struct ReduceExecution {
 }
 
 /// Takes each distinct tensor of `uses` from `ctx` once (removed on its last use, else cloned).
-fn take_all(
+pub(super) fn take_all(
     ctx: &mut ExecutionContext<CubeBackend>,
     uses: &[&TensorIr],
 ) -> HashMap<TensorId, CubeTensor> {
@@ -192,7 +196,7 @@ impl FusedExecution<CubeBackend> for ReduceExecution {
         let mut tensors = take_all(ctx, &uses);
         let mut tensor_of = |t: &TensorIr| tensors.get(&t.id).cloned().expect("taken above");
         let inputs = bound.inputs.iter().map(&mut tensor_of).collect();
-        let epilogue_arg = epilogue.as_ref().map(|(program, epi)| ReduceEpilogue {
+        let epilogue_arg = epilogue.as_ref().map(|(program, epi)| FusedEpilogue {
             program: (*program).clone(),
             inputs: epi.inputs[..epi.inputs.len() - 1]
                 .iter()

@@ -64,97 +64,128 @@ fn int_matmul_kernel<C: Numeric>(
 /// On a rank below 2, inner dims that differ, batch dims that do not broadcast, mixed dtypes or
 /// devices, or a non-integer dtype.
 pub fn int_matmul(lhs: CubeTensor, rhs: CubeTensor) -> CubeTensor {
-    let (ls, rs) = (lhs.shape.dims.clone(), rhs.shape.dims.clone());
-    assert!(
-        ls.len() >= 2 && rs.len() >= 2,
-        "int_matmul: operands must have rank 2 or more, got {ls:?} and {rs:?}"
-    );
-    assert_eq!(
-        lhs.dtype, rhs.dtype,
-        "int_matmul: operands have different dtypes ({} and {})",
-        lhs.dtype, rhs.dtype
-    );
     assert!(
         lhs.dtype.is_int(),
         "int_matmul: expected integer tensors, got {}",
         lhs.dtype
     );
-    assert_same_device("int_matmul", &[&lhs, &rhs]);
-    assert_arithmetic("int_matmul", &lhs.client, lhs.dtype);
-    let (m, k) = (ls[ls.len() - 2], ls[ls.len() - 1]);
-    let (k2, n) = (rs[rs.len() - 2], rs[rs.len() - 1]);
-    assert_eq!(
-        k, k2,
-        "int_matmul: inner dims differ: {ls:?} × {rs:?} ({k} and {k2})"
-    );
-    let batch = broadcast_shape(
-        "int_matmul",
-        &Shape::from(ls[..ls.len() - 2].to_vec()),
-        &Shape::from(rs[..rs.len() - 2].to_vec()),
-    );
-    let mut out_dims = batch.dims.clone();
-    out_dims.extend([m, n]);
-    let rank = out_dims.len();
-    let dtype = lhs.dtype;
-    let output = lhs.empty_contiguous_like(Shape::from(out_dims.clone()), dtype);
+    let direct = DirectProduct::new("int_matmul", lhs, rhs);
+    let dtype = direct.lhs.dtype;
+    let output = direct
+        .lhs
+        .empty_contiguous_like(direct.out_shape.clone(), dtype);
     let count = output.num_elements();
     if count == 0 {
         return output;
     }
-    if k == 0 {
+    if direct.k == 0 {
         return super::fill::fill(output, 0.into());
     }
-    let lhs = lhs.unsqueeze_to(rank);
-    let rhs = rhs.unsqueeze_to(rank);
-
-    // How far each operand moves per output coordinate: broadcast batch dims do not move it.
-    let moves = |t: &CubeTensor, d: usize| {
-        if t.shape.dims[d] == 1 {
-            0
-        } else {
-            t.strides[d]
-        }
-    };
-    let mut sizes = SequenceArg::new();
-    let mut lhs_strides = SequenceArg::new();
-    let mut rhs_strides = SequenceArg::new();
-    for (d, &size) in out_dims.iter().enumerate().take(rank - 2) {
-        sizes.push(size);
-        lhs_strides.push(moves(&lhs, d));
-        rhs_strides.push(moves(&rhs, d));
-    }
-    // Row `i` moves lhs along its dim `m`; column `j` moves rhs along its dim `n`.
-    sizes.push(m);
-    lhs_strides.push(lhs.strides[rank - 2]);
-    rhs_strides.push(0);
-    sizes.push(n);
-    lhs_strides.push(0);
-    rhs_strides.push(rhs.strides[rank - 1]);
-
-    let client = lhs.client.clone();
-    let buffer = |t: &CubeTensor| {
-        let len = t.handle.size_in_used() as usize / dtype.size();
-        // SAFETY: the handle belongs to `client` and holds `len` elements of the dtype; the
-        // kernel is launched in checked mode, so no access leaves the buffer.
-        unsafe { BufferArg::from_raw_parts(t.handle.clone(), len) }
-    };
+    let client = direct.lhs.client.clone();
     let (cube_count, cube_dim) = elementwise_geometry(&client, count);
     crate::launch::record_launch();
     int_matmul_kernel::launch(
         &client,
         cube_count,
         cube_dim,
-        address_type(&[&lhs, &rhs, &output]),
-        buffer(&lhs),
-        buffer(&rhs),
-        buffer(&output),
-        sizes,
-        lhs_strides,
-        rhs_strides,
-        k,
-        lhs.strides[rank - 1],
-        rhs.strides[rank - 2],
+        address_type(&[&direct.lhs, &direct.rhs, &output]),
+        whole_buffer(&direct.lhs),
+        whole_buffer(&direct.rhs),
+        whole_buffer(&output),
+        direct.sizes.iter().copied().collect(),
+        direct.lhs_moves.iter().copied().collect(),
+        direct.rhs_moves.iter().copied().collect(),
+        direct.k,
+        direct.lhs_step,
+        direct.rhs_step,
         elem_type(dtype),
     );
     output
+}
+
+/// The whole buffer of `tensor` as a kernel argument (views index it through their strides).
+pub(crate) fn whole_buffer(tensor: &CubeTensor) -> BufferArg {
+    let len = tensor.handle.size_in_used() as usize / tensor.dtype.size();
+    // SAFETY: the handle belongs to the tensor's client and holds `len` elements of its dtype;
+    // the kernels are launched in checked mode, so no access leaves the buffer.
+    unsafe { BufferArg::from_raw_parts(tensor.handle.clone(), len) }
+}
+
+/// A batched product `[.., m, k] × [.., k, n]` laid out for a direct kernel (one unit per
+/// output element): output element `p` (row-major over `sizes`, the output shape) starts at
+/// `Σ coordinate · lhs_moves` in `lhs` and `Σ coordinate · rhs_moves` in `rhs` (0 for broadcast
+/// batch dims, for `n` in `lhs` and for `m` in `rhs`), then walks `k` steps of `lhs_step` /
+/// `rhs_step`.
+pub(crate) struct DirectProduct {
+    /// The left operand, unsqueezed to the output's rank.
+    pub lhs: CubeTensor,
+    /// The right operand, unsqueezed to the output's rank.
+    pub rhs: CubeTensor,
+    /// The output shape: the broadcast batch dims, then `m`, `n`.
+    pub out_shape: Shape,
+    pub sizes: Vec<usize>,
+    pub lhs_moves: Vec<usize>,
+    pub rhs_moves: Vec<usize>,
+    pub k: usize,
+    pub lhs_step: usize,
+    pub rhs_step: usize,
+}
+
+impl DirectProduct {
+    /// Checks the operands of `op` (ranks, inner dims, batch dims, dtypes, devices) and lays
+    /// the product out; panics naming `op` when they do not fit.
+    pub fn new(op: &str, lhs: CubeTensor, rhs: CubeTensor) -> Self {
+        let (ls, rs) = (lhs.shape.dims.clone(), rhs.shape.dims.clone());
+        assert!(
+            ls.len() >= 2 && rs.len() >= 2,
+            "{op}: operands must have rank 2 or more, got {ls:?} and {rs:?}"
+        );
+        assert_eq!(
+            lhs.dtype, rhs.dtype,
+            "{op}: operands have different dtypes ({} and {})",
+            lhs.dtype, rhs.dtype
+        );
+        assert_same_device(op, &[&lhs, &rhs]);
+        assert_arithmetic(op, &lhs.client, lhs.dtype);
+        let (m, k) = (ls[ls.len() - 2], ls[ls.len() - 1]);
+        let (k2, n) = (rs[rs.len() - 2], rs[rs.len() - 1]);
+        assert_eq!(
+            k, k2,
+            "{op}: inner dims differ: {ls:?} × {rs:?} ({k} and {k2})"
+        );
+        let batch = broadcast_shape(
+            op,
+            &Shape::from(ls[..ls.len() - 2].to_vec()),
+            &Shape::from(rs[..rs.len() - 2].to_vec()),
+        );
+        let mut sizes = batch.dims.clone();
+        sizes.extend([m, n]);
+        let rank = sizes.len();
+        let lhs = lhs.unsqueeze_to(rank);
+        let rhs = rhs.unsqueeze_to(rank);
+        // How far each operand moves per output coordinate: broadcast batch dims do not move it.
+        let moves = |t: &CubeTensor, d: usize| {
+            if t.shape.dims[d] == 1 {
+                0
+            } else {
+                t.strides[d]
+            }
+        };
+        let mut lhs_moves: Vec<usize> = (0..rank - 2).map(|d| moves(&lhs, d)).collect();
+        let mut rhs_moves: Vec<usize> = (0..rank - 2).map(|d| moves(&rhs, d)).collect();
+        // Row `i` moves lhs along its dim `m`; column `j` moves rhs along its dim `n`.
+        lhs_moves.extend([lhs.strides[rank - 2], 0]);
+        rhs_moves.extend([0, rhs.strides[rank - 1]]);
+        Self {
+            lhs_step: lhs.strides[rank - 1],
+            rhs_step: rhs.strides[rank - 2],
+            out_shape: Shape::from(sizes.clone()),
+            lhs,
+            rhs,
+            sizes,
+            lhs_moves,
+            rhs_moves,
+            k,
+        }
+    }
 }

@@ -41,7 +41,7 @@ mod fill;
 pub mod fused;
 mod host;
 mod index;
-mod int_matmul;
+pub(crate) mod int_matmul;
 mod interpolate;
 mod logic;
 mod mask;

@@ -8,7 +8,7 @@ use crate::harness::{
 };
 use burn_backend::{DType, Shape};
 use burn_cubecl::fused::{
-    FusedArg, FusedInstr, FusedProgram, FusedReduction, ReduceEpilogue, launch_fused_reduce,
+    FusedArg, FusedEpilogue, FusedInstr, FusedProgram, FusedReduction, launch_fused_reduce,
     supports_reduce,
 };
 use burn_cubecl::kernel::{BinaryOp, ReduceOp, UnaryOp, binary, reduce, unary};
@@ -401,7 +401,7 @@ fn epilogue_runs_on_each_reduced_value_in_one_or_two_passes() {
             tensor(&device, &x, &shape, DType::F32),
             tensor(&device, &m, &m_shape, DType::F32),
         ];
-        let epilogue = ReduceEpilogue {
+        let epilogue = FusedEpilogue {
             program: sqrt_add_mul(DType::F32),
             inputs: vec![tensor(&device, &w, &w_shape, DType::F32)],
             scalars: vec![burn_backend::Scalar::Float(eps)],

@@ -17,6 +17,7 @@ mod cubek;
 mod device;
 mod errors;
 mod fused;
+mod fused_matmul;
 mod fused_reduce;
 mod fused_support;
 mod index;

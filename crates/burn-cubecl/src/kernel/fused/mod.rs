@@ -25,11 +25,15 @@
 //! operation, and float scalars are given in the compute dtype.
 
 mod kernel;
+mod matmul;
 mod program;
 mod reduce;
 
+pub use matmul::{
+    FusedMatmul, HARDWARE_FUSED_MATMUL_MAX_WORK, launch_fused_matmul, supports_matmul,
+};
 pub use program::{FusedArg, FusedInstr, FusedProgram};
-pub use reduce::{FusedReduction, ReduceEpilogue, launch_fused_reduce, supports_reduce};
+pub use reduce::{FusedEpilogue, FusedReduction, launch_fused_reduce, supports_reduce};
 
 use self::kernel::fused_kernel;
 use self::program::{Checked, Kind};

@@ -74,7 +74,7 @@ fn step<F: Float, A: Float, I: Numeric, B: Numeric, N: Size>(
 /// shape: its last input is `acc`, its outputs are written at `pos`.
 #[cube]
 #[allow(clippy::too_many_arguments, clippy::extra_unused_type_parameters)]
-fn epilogue_step<F: Float, A: Float, I: Numeric, B: Numeric, N: Size>(
+pub(super) fn epilogue_step<F: Float, A: Float, I: Numeric, B: Numeric, N: Size>(
     float_inputs: &Sequence<LinearView<'_, Vector<F, N>>>,
     int_inputs: &Sequence<LinearView<'_, Vector<I, N>>>,
     bool_inputs: &Sequence<LinearView<'_, Vector<B, N>>>,
@@ -212,12 +212,12 @@ fn fused_reduce_kernel<F: Float, A: Float, I: Numeric, B: Numeric, R: Numeric, N
     );
 }
 
-/// An element-wise program run on each reduced value inside the reduction kernel. The
-/// program's last input is the reduced value (held in a register); `inputs` are the others,
-/// tensors that broadcast to the reduced shape.
+/// An element-wise program run inside a reduction or product kernel on each value it computes.
+/// The program's last input is that value (held in a register); `inputs` are the others,
+/// tensors that broadcast to the computed shape.
 #[derive(Debug, Clone)]
-pub struct ReduceEpilogue {
-    /// The program; its last input has the reduced value's dtype.
+pub struct FusedEpilogue {
+    /// The program; its last input has the computed value's dtype.
     pub program: FusedProgram,
     /// The program's inputs but the last.
     pub inputs: Vec<CubeTensor>,
@@ -323,7 +323,7 @@ pub fn launch_fused_reduce(
     scalars: &[Scalar],
     shape: &Shape,
     dim: Option<usize>,
-    epilogue: Option<ReduceEpilogue>,
+    epilogue: Option<FusedEpilogue>,
 ) -> FusedReduction {
     check_launch(program, &inputs, scalars, shape);
     let first = inputs[0].clone();
@@ -517,7 +517,7 @@ pub fn launch_fused_reduce(
 }
 
 /// The views of `tensors` (broadcast to `shape`), by kind: floats, integers, bools.
-fn views(
+pub(super) fn views(
     tensors: &[CubeTensor],
     kinds: &[(Kind, usize)],
     shape: &Shape,
@@ -530,7 +530,7 @@ fn views(
 }
 
 /// The views the program's outputs are written through, by kind.
-fn output_views(
+pub(super) fn output_views(
     tensors: &[CubeTensor],
     kinds: &[(u32, Kind, usize)],
 ) -> [Vec<LinearViewLaunch>; 3] {
@@ -542,7 +542,7 @@ fn output_views(
 }
 
 /// The launch scalars (floats given in the compute dtype).
-fn scalar_args(values: &[Scalar], dtypes: &[DType], compute: DType) -> Vec<InputScalar> {
+pub(super) fn scalar_args(values: &[Scalar], dtypes: &[DType], compute: DType) -> Vec<InputScalar> {
     values
         .iter()
         .zip(dtypes)
