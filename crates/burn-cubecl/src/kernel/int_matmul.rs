@@ -12,6 +12,30 @@ use burn_backend::Shape;
 use cubecl::prelude::*;
 use cubecl::std::FastDivmod;
 
+/// Where the output element at `position` (row-major over `sizes`) starts in `lhs` and in
+/// `rhs`: the sum over its coordinates of `coordinate · moves` (see [`DirectProduct`]).
+#[cube]
+pub(crate) fn product_starts(
+    sizes: &Sequence<FastDivmod<usize>>,
+    lhs_moves: &Sequence<usize>,
+    rhs_moves: &Sequence<usize>,
+    position: usize,
+) -> (usize, usize) {
+    let rank = comptime![sizes.len()];
+    let mut remaining = position;
+    let mut at_lhs = 0;
+    let mut at_rhs = 0;
+    #[unroll]
+    for i in 0..rank {
+        let dim = comptime![rank - 1 - i];
+        let (quotient, coordinate) = sizes[dim].div_mod(remaining);
+        at_lhs += coordinate * lhs_moves[dim];
+        at_rhs += coordinate * rhs_moves[dim];
+        remaining = quotient;
+    }
+    (at_lhs, at_rhs)
+}
+
 /// Output element `ABSOLUTE_POS` (row-major over `sizes`, the output shape) is the dot
 /// product of a row of `lhs` and a column of `rhs`. `lhs_strides` / `rhs_strides` give, per
 /// output dimension, how far each operand moves when that coordinate grows (0 for broadcast
@@ -33,18 +57,7 @@ fn int_matmul_kernel<C: Numeric>(
     if ABSOLUTE_POS >= output.len() {
         terminate!();
     }
-    let rank = comptime![sizes.len()];
-    let mut remaining = ABSOLUTE_POS;
-    let mut at_lhs = 0;
-    let mut at_rhs = 0;
-    #[unroll]
-    for i in 0..rank {
-        let dim = comptime![rank - 1 - i];
-        let (quotient, coordinate) = sizes[dim].div_mod(remaining);
-        at_lhs += coordinate * lhs_strides[dim];
-        at_rhs += coordinate * rhs_strides[dim];
-        remaining = quotient;
-    }
+    let (mut at_lhs, mut at_rhs) = product_starts(&sizes, &lhs_strides, &rhs_strides, ABSOLUTE_POS);
     let mut acc = C::from_int(0);
     for _ in 0..k {
         acc += lhs[at_lhs] * rhs[at_rhs];

@@ -1,9 +1,9 @@
 //! Batched matrix products through cubek's matmul.
 
-use crate::dtype::{assert_arithmetic, elem_type};
-use crate::launch::assert_same_device;
+use super::int_matmul::DirectProduct;
+use crate::dtype::elem_type;
 use crate::{CubeTensor, RuntimeId};
-use burn_backend::{ExecutionError, Shape};
+use burn_backend::ExecutionError;
 use cubek::matmul::definition::{MatmulElems, MatmulGlobalElems};
 use cubek::matmul::launch::launch_ref;
 use cubek::matmul::strategy::Strategy;
@@ -36,50 +36,23 @@ fn strategy_for(tensor: &CubeTensor) -> Strategy {
 ///
 /// When cubek has no kernel for this device and problem.
 pub fn matmul(lhs: CubeTensor, rhs: CubeTensor) -> Result<CubeTensor, ExecutionError> {
-    let (ls, rs) = (lhs.shape.dims.clone(), rhs.shape.dims.clone());
-    assert!(
-        ls.len() >= 2 && rs.len() >= 2,
-        "matmul: operands must have rank 2 or more, got {ls:?} and {rs:?}"
-    );
-    assert_eq!(
-        lhs.dtype, rhs.dtype,
-        "matmul: operands have different dtypes ({} and {})",
-        lhs.dtype, rhs.dtype
-    );
     assert!(
         lhs.dtype.is_float(),
         "matmul: expected float tensors, got {}",
         lhs.dtype
     );
-    assert_same_device("matmul", &[&lhs, &rhs]);
-    assert_arithmetic("matmul", &lhs.client, lhs.dtype);
-    let (m, k) = (ls[ls.len() - 2], ls[ls.len() - 1]);
-    let (k2, n) = (rs[rs.len() - 2], rs[rs.len() - 1]);
-    assert_eq!(
-        k, k2,
-        "matmul: inner dims differ: {ls:?} × {rs:?} ({k} and {k2})"
-    );
-    let batch_l = Shape::from(ls[..ls.len() - 2].to_vec());
-    let batch_r = Shape::from(rs[..rs.len() - 2].to_vec());
-    let batch = batch_l.broadcast(&batch_r).unwrap_or_else(|| {
-        panic!("matmul: batch dims of {ls:?} and {rs:?} cannot be broadcast together")
-    });
-    let mut out_dims = batch.dims.clone();
-    out_dims.extend([m, n]);
-    let rank = out_dims.len();
-    let out_shape = Shape::from(out_dims);
+    let product = DirectProduct::new("matmul", lhs, rhs);
+    let (lhs, rhs, out_shape) = (product.lhs, product.rhs, product.out_shape);
     let dtype = lhs.dtype;
     let output = lhs.empty_contiguous_like(out_shape.clone(), dtype);
     if out_shape.num_elements() == 0 {
         return Ok(output);
     }
-    if k == 0 {
+    if product.k == 0 {
         return Ok(super::fill::fill(output, 0.into()));
     }
     let client = lhs.client.clone();
     let elem = elem_type(dtype);
-    let lhs = lhs.unsqueeze_to(rank);
-    let rhs = rhs.unsqueeze_to(rank);
     let mut dtypes = MatmulElems::from_globals(&MatmulGlobalElems {
         lhs: elem,
         rhs: elem,

@@ -15,7 +15,7 @@ use super::program::KernelProgram;
 use super::reduce::{FusedEpilogue, epilogue_step, output_views, scalar_args, views};
 use super::{FusedProgram, float_compute, supported};
 use crate::dtype::{bool_dtype, elem_type};
-use crate::kernel::int_matmul::{DirectProduct, whole_buffer};
+use crate::kernel::int_matmul::{DirectProduct, product_starts, whole_buffer};
 use crate::launch::{address_type, elementwise_geometry, record_launch, vector_size};
 use crate::{CubeDevice, CubeTensor, RuntimeId};
 use burn_backend::{DType, Shape};
@@ -57,18 +57,8 @@ fn fused_matmul_kernel<F: Float, A: Float, I: Numeric, B: Numeric, N: Size>(
     if ABSOLUTE_POS >= units {
         terminate!();
     }
-    let rank = comptime![sizes.len()];
-    let mut remaining = ABSOLUTE_POS * vector;
-    let mut at_lhs = 0;
-    let mut at_rhs = 0;
-    #[unroll]
-    for i in 0..rank {
-        let dim = comptime![rank - 1 - i];
-        let (quotient, coordinate) = sizes[dim].div_mod(remaining);
-        at_lhs += coordinate * lhs_moves[dim];
-        at_rhs += coordinate * rhs_moves[dim];
-        remaining = quotient;
-    }
+    let (mut at_lhs, at_rhs) =
+        product_starts(&sizes, &lhs_moves, &rhs_moves, ABSOLUTE_POS * vector);
     // The host checked that every `rhs` position reached is a multiple of `vector`.
     let mut at_rhs = at_rhs / vector;
     let mut acc = Vector::<A, N>::new(A::from_int(0));
