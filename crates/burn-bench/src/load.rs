@@ -5,6 +5,10 @@
 
 use std::time::Instant;
 
+/// The fewest ticks (of all CPUs together, 100 per CPU-second) an interval must span for its
+/// share of other processes to mean something.
+pub const MIN_TICKS: f64 = 100.0;
+
 /// A reading of the CPU counters.
 #[derive(Debug, Clone, Copy)]
 pub struct CpuMeter {
@@ -38,12 +42,15 @@ impl CpuMeter {
     }
 
     /// Percent of all the CPUs' time since `self` that other processes (or the host, as steal)
-    /// took: 0 on a quiet machine, 100 when every CPU ran something else all along.
+    /// took: 0 on a quiet machine, 100 when every CPU ran something else all along. `None` for
+    /// intervals under [`MIN_TICKS`] ticks of all CPUs together: the counters advance in whole
+    /// ticks, sampled apart for the machine and the process, so a short interval reads as noise
+    /// (a 0.1 s row on 2 CPUs read 78 %).
     pub fn others_percent_since(self, cpus: usize) -> Option<f64> {
         let now = Self::read()?;
         // USER_HZ is 100 on Linux for these counters.
         let ticks = now.at.duration_since(self.at).as_secs_f64() * 100.0 * cpus.max(1) as f64;
-        if ticks < 1.0 {
+        if ticks < MIN_TICKS {
             return None;
         }
         let others = now.all_busy.saturating_sub(self.all_busy) as f64
@@ -61,8 +68,11 @@ mod tests {
         let Some(meter) = CpuMeter::read() else {
             return;
         };
-        std::thread::sleep(std::time::Duration::from_millis(200));
+        std::thread::sleep(std::time::Duration::from_millis(1100));
         let pct = meter.others_percent_since(1).expect("a reading");
         assert!((0.0..=100.0).contains(&pct));
+        // Too short an interval to tell.
+        let meter = CpuMeter::read().expect("read above");
+        assert_eq!(meter.others_percent_since(1), None);
     }
 }

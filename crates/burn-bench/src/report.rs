@@ -176,9 +176,9 @@ impl Report {
                 figure,
                 roofline,
                 vs_flex,
+                // Too short a row to read the other processes' share: "—".
                 row.others_pct
-                    .map(|pct| format!("{pct:.0} %"))
-                    .unwrap_or_default(),
+                    .map_or_else(|| "—".to_string(), |pct| format!("{pct:.0} %")),
             ]);
         }
         let mut widths = header.map(|h| h.chars().count());
