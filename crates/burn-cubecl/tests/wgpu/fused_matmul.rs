@@ -93,13 +93,12 @@ fn bias_and_relu_run_in_the_product_kernel() {
         let w = random_values(&mut rng(2), &[k, n], dtype, -1.0, 1.0);
         let b = random_values(&mut rng(3), &[n], dtype, -0.5, 0.5);
         let program = bias_relu(dtype);
-        assert!(supports_matmul(
-            &[m, k].into(),
-            &[k, n].into(),
-            dtype,
-            &program,
-            &device
-        ));
+        let supported = supports_matmul(&[m, k].into(), &[k, n].into(), dtype, &program, &device);
+        if dtype == DType::F16 && !supported {
+            eprintln!("f16 unsupported on this device: skipped");
+            continue;
+        }
+        assert!(supported, "{dtype} {m}x{k}x{n}");
         let epilogue = FusedEpilogue {
             program,
             inputs: vec![tensor(&device, &b, &[n], dtype)],
