@@ -139,6 +139,26 @@ fn a_linear_layer_and_its_activation_run_as_one_product_kernel() {
 }
 
 #[test]
+fn views_of_tensors_a_run_reads_do_not_free_them_early() {
+    // The reshapes of a fused block run before its kernel takes its inputs: a reshape that is
+    // the last use of a tensor the kernel also reads must not free it first.
+    let _serial = serial();
+    let (device, _) = device();
+    let x = Tensor::<2>::random([3, 1], Distribution::Normal(0.0, 1.0), &device);
+    let w = Tensor::<2>::random([1, 3], Distribution::Normal(0.0, 1.0), &device);
+    let product_and_view = |x: Tensor<2>, w: Tensor<2>| x.clone().matmul(w) + x.reshape([1, 3]);
+    let expected = product_and_view(on_flex(&x), on_flex(&w));
+    assert_close(
+        "x·w + a view of x",
+        product_and_view(x.clone(), w),
+        expected,
+    );
+    let chain_and_view = |x: Tensor<2>| x.clone().exp() + x.reshape([1, 3]).reshape([3, 1]);
+    let expected = chain_and_view(on_flex(&x));
+    assert_close("exp(x) + a view of x", chain_and_view(x), expected);
+}
+
+#[test]
 fn a_repeated_step_hits_the_plan_cache() {
     let _serial = serial();
     let (device, cube) = device();

@@ -78,6 +78,18 @@ pub fn compare(first: &Path, second: &Path) -> Result<(), String> {
             if agree { "yes" } else { "NO" }
         );
     }
+    let unmatched: Vec<&str> = a
+        .iter()
+        .filter(|x| !b.iter().any(|y| y.label == x.label))
+        .chain(b.iter().filter(|y| !a.iter().any(|x| x.label == y.label)))
+        .map(|t| t.label.as_str())
+        .collect();
+    if !unmatched.is_empty() {
+        println!(
+            "\nin one file only (or without timed runs in the other): {}",
+            unmatched.join(", ")
+        );
+    }
     if shared == 0 {
         return Err("the two files share no configuration".into());
     }

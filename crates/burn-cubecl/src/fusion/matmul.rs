@@ -38,9 +38,11 @@ impl MatmulFuser {
 
 impl Fuser<CubeBackend> for MatmulFuser {
     fn accept(&mut self, op: &OperationIr) -> bool {
-        if let Some((_, _, out)) = self.product.as_ref().and_then(product) {
-            // A view of the product would run before the kernel computes it.
-            if reshape_of(op).is_some_and(|(input, _)| input.id == out.id) {
+        if let Some((lhs, rhs, out)) = self.product.as_ref().and_then(product) {
+            // The reshapes run before the kernel takes its tensors: a view of the product would
+            // run before it exists, and a view of an operand, as its last use, would free it.
+            let views = |id| [lhs.id, rhs.id, out.id].contains(&id);
+            if reshape_of(op).is_some_and(|(input, _)| views(input.id)) {
                 return false;
             }
             return self.epilogue.accept(op);

@@ -64,6 +64,11 @@ impl ElementwiseFuser {
         }
     }
 
+    /// Whether an operation of the run reads `id` from outside the run.
+    pub(crate) fn reads(&self, id: TensorId) -> bool {
+        self.inputs.contains(&id)
+    }
+
     pub(crate) fn bool_dtype(&mut self) -> DType {
         let device = &self.device;
         *self
@@ -89,7 +94,9 @@ impl Fuser<CubeBackend> for ElementwiseFuser {
         // A reshape of a tensor from outside the run (`bias.unsqueeze()`) runs first, as a
         // view, and the run reads its result like any input.
         if let Some((input, _)) = reshape_of(op) {
-            if self.produced.contains(&input.id) {
+            // The reshapes run before the kernel takes its inputs: a view of a tensor the run
+            // already reads would, as that tensor's last use, free it first.
+            if self.produced.contains(&input.id) || self.reads(input.id) {
                 return false;
             }
             self.ops.push(op.clone());

@@ -4,7 +4,7 @@
 //! on the reduced shape right after (`sum / n`, `sqrt(var + eps)`) runs on each reduced value
 //! in the same kernel ([`crate::fused::launch_fused_reduce`]).
 
-use super::{Bound, ElementwiseFuser, bind, cube_tensor, handle_of, run_reshapes};
+use super::{Bound, ElementwiseFuser, bind, cube_tensor, handle_of, reshape_of, run_reshapes};
 use crate::fused::{FusedArg, FusedEpilogue, FusedProgram, launch_fused_reduce, supports_reduce};
 use crate::kernel::ReduceOp;
 use crate::{CubeBackend, CubeDevice, CubeTensor};
@@ -62,7 +62,9 @@ impl Fuser<CubeBackend> for ReduceFuser {
             op.for_each_tensor(&mut |t| {
                 reads_run |= t.status != TensorStatus::NotInit && self.run.produced.contains(&t.id);
             });
-            return !reads_run && self.epilogue.accept(op);
+            // Every reshape of the block runs before the kernels take their inputs.
+            let views_run_input = reshape_of(op).is_some_and(|(input, _)| self.run.reads(input.id));
+            return !reads_run && !views_run_input && self.epilogue.accept(op);
         }
         if let Some((_, input, _, out)) = reduction(op) {
             let closes = self.run.produced.contains(&input.id)

@@ -125,7 +125,8 @@ fn along_dim<E: FloatElement + NumElement>(
         })
         .collect();
     let mut out = pool::for_overwrite::<E>(shape.num_elements());
-    if len > 0 {
+    // No rows (a zero-sized other dim) or empty rows: nothing to compute.
+    if !out.is_empty() {
         run_rows(op, &slices, &mut out, len);
     }
     let result = FlexTensor::from_vec(out, shape);
@@ -402,6 +403,28 @@ mod tests {
         let want = reference_softmax(&[1.0, 2.0, 3.0, 4.0]);
         for (got, want) in cast(out, DType::F64).to_vec::<f64>().iter().zip(want) {
             assert!((got - want).abs() < 1e-3);
+        }
+    }
+
+    #[test]
+    fn empty_tensors_along_any_dim_stay_empty() {
+        for (shape, dim) in [
+            (vec![0, 5], 1),
+            (vec![2, 0, 3], 2),
+            (vec![2, 0], 1),
+            (vec![0], 0),
+        ] {
+            for op in [
+                RowOp::Softmax,
+                RowOp::LogSoftmax,
+                RowOp::SoftmaxBackward,
+                RowOp::LogSoftmaxBackward,
+            ] {
+                let inputs = (0..op.arity()).map(|_| tensor(&[], &shape)).collect();
+                let out = rowwise(op, inputs, dim);
+                assert_eq!(out.shape().dims, shape, "{op:?} of {shape:?} along {dim}");
+                assert_eq!(out.num_elements(), 0);
+            }
         }
     }
 

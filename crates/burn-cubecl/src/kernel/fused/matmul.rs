@@ -105,8 +105,11 @@ pub fn supports_matmul(
         return false;
     }
     let (m, k, n) = (l[l.len() - 2], l[l.len() - 1], r[r.len() - 1]);
-    let batch = |dims: &[usize]| dims[..dims.len() - 2].iter().product::<usize>();
-    let work = batch(l).max(batch(r)) * m * n * k;
+    let batch = |dims: &[usize]| Shape::from(dims[..dims.len() - 2].to_vec());
+    let Some(batches) = batch(l).broadcast(&batch(r)) else {
+        return false;
+    };
+    let work = batches.num_elements() * m * n * k;
     let client = device.client();
     let software =
         device.runtime() == RuntimeId::Wgpu && client.properties().identity.physical.is_none();
