@@ -128,14 +128,17 @@ impl TensorData {
     /// Data from raw row-major bytes; panics when their length does not match shape and dtype.
     pub fn from_bytes_slice(bytes: &[u8], shape: impl Into<Shape>, dtype: DType) -> Self {
         let shape = shape.into();
-        if !matches!(dtype, DType::QFloat(_)) {
-            assert_eq!(
-                bytes.len(),
-                shape.num_elements() * dtype.size(),
-                "TensorData::from_bytes: {} bytes do not hold shape {shape:?} of {dtype}",
-                bytes.len()
-            );
-        }
+        let expected = match dtype {
+            DType::QFloat(scheme) => crate::quantization::quantized_data_len(&scheme, &shape),
+            dtype => shape.num_elements() * dtype.size(),
+        };
+        assert_eq!(
+            bytes.len(),
+            expected,
+            "TensorData::from_bytes: {} bytes do not hold shape {shape:?} of {dtype} \
+             (expected {expected})",
+            bytes.len()
+        );
         let mut words = vec![0u64; bytes.len().div_ceil(8)];
         bytemuck::cast_slice_mut::<u64, u8>(&mut words)[..bytes.len()].copy_from_slice(bytes);
         Self {

@@ -1,5 +1,6 @@
 //! Data types: the full `DType` and the families a kind of tensor may take.
 
+use crate::quantization::{QuantScheme, QuantStore};
 use core::fmt;
 use serde::{Deserialize, Serialize};
 
@@ -13,17 +14,6 @@ pub enum BoolStore {
     U8,
     /// One `u32` per value (0 or 1), for devices whose kernels prefer 32-bit words.
     U32,
-}
-
-/// How quantized values are stored; the quantization issue fills in the schemes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-pub struct QuantScheme {
-    /// Bits per stored value (8 or 4).
-    pub bits: u8,
-    /// Whether the values are symmetric around zero (no zero point).
-    pub symmetric: bool,
-    /// Number of values sharing one scale; `None` means one scale per tensor.
-    pub block_size: Option<u32>,
 }
 
 /// The data type of a tensor's elements.
@@ -60,7 +50,8 @@ pub enum DType {
 }
 
 impl DType {
-    /// Size of one element in bytes (for `QFloat`, of one stored value rounded up).
+    /// Size of one element in bytes (for `QFloat`, of one stored element: 4 for a `PackedU32`
+    /// store, else 1).
     pub const fn size(&self) -> usize {
         match self {
             DType::F64 | DType::I64 | DType::U64 => 8,
@@ -69,7 +60,10 @@ impl DType {
             DType::I8 | DType::U8 => 1,
             DType::Bool(BoolStore::Native) | DType::Bool(BoolStore::U8) => 1,
             DType::Bool(BoolStore::U32) => 4,
-            DType::QFloat(_) => 1,
+            DType::QFloat(scheme) => match scheme.store {
+                QuantStore::PackedU32(_) => 4,
+                QuantStore::Native | QuantStore::PackedNative(_) => 1,
+            },
         }
     }
 

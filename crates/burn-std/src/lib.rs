@@ -10,6 +10,7 @@ mod dtype;
 mod element;
 mod error;
 mod options;
+pub mod quantization;
 mod scalar;
 mod settings;
 mod shape;
@@ -18,11 +19,15 @@ mod tolerance;
 
 pub use data::{DataError, TensorData};
 pub use distribution::{Distribution, DistributionSampler};
-pub use dtype::{BoolStore, DType, FloatDType, IntDType, QuantScheme};
+pub use dtype::{BoolStore, DType, FloatDType, IntDType};
 pub use element::{Element, ElementConversion};
 pub use error::ExecutionError;
 pub use half::{bf16, f16};
 pub use options::*;
+pub use quantization::{
+    BlockSize, Calibration, QuantConfig, QuantMode, QuantPropagation, QuantScheme, QuantStore,
+    QuantValue, ScaleDtype,
+};
 pub use scalar::Scalar;
 pub use settings::DeviceSettings;
 pub use shape::Shape;

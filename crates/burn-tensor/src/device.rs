@@ -92,6 +92,7 @@ impl Device {
                 .bool_store
                 .map(DType::Bool)
                 .unwrap_or(defaults.bool_dtype),
+            quantization: defaults.quantization,
         };
         set_device_settings::<Dispatch>(&self.inner, settings)
     }
