@@ -8,3 +8,6 @@ fn device() -> Device {
 
 #[path = "suite/float/mod.rs"]
 mod float;
+
+#[path = "suite/quantization/mod.rs"]
+mod quantization;

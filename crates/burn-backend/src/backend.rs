@@ -4,6 +4,7 @@ use crate::ops::{
     ActivationOps, BoolTensorOps, FloatTensorOps, IntTensorOps, ModuleOps, QTensorOps,
     TransactionOps,
 };
+use crate::quantization::QTensorPrimitive;
 use crate::tensor::{BackendGraph, BoolTensor, FloatTensor, IntTensor, QuantizedTensor};
 use crate::{DeviceOps, TensorMetadata};
 use burn_std::{DType, DeviceSettings, ExecutionError};
@@ -19,7 +20,7 @@ pub trait BackendTypes: Clone + Send + Sync + core::fmt::Debug + 'static {
     /// The primitive of bool tensors.
     type BoolTensorPrimitive: TensorMetadata + 'static;
     /// The primitive of quantized tensors.
-    type QuantizedTensorPrimitive: TensorMetadata + 'static;
+    type QuantizedTensorPrimitive: TensorMetadata + QTensorPrimitive + 'static;
     /// A captured launch sequence; [`GraphUnsupported`] for backends that cannot capture.
     type GraphPrimitive: Clone + Send + Sync + core::fmt::Debug + 'static;
 }

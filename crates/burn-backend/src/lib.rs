@@ -8,6 +8,7 @@ mod backend;
 mod device;
 mod metadata;
 pub mod ops;
+pub mod quantization;
 mod read;
 mod settings;
 pub mod tensor;

@@ -41,9 +41,18 @@ pub fn elem_type(dtype: DType) -> ElemType {
 /// matrix-multiply instruction (CMMA/MMA) takes the type.
 ///
 /// `Bool(Native)` is never supported (tensors of it are stored as `Bool(U8)` or `Bool(U32)`, see
-/// [`bool_store`]); quantized dtypes are not supported yet.
+/// [`bool_store`]); quantized dtypes of a supported scheme are held as integer values and `f32`
+/// scales, so they go where `f32` goes.
 pub fn dtype_usage(client: &Client, dtype: DType) -> DTypeUsage {
-    if matches!(dtype, DType::QFloat(_) | DType::Bool(BoolStore::Native)) {
+    if let DType::QFloat(scheme) = dtype {
+        // Composed from int (`i8`, else `i32`) values and `f32` scales.
+        return if scheme.is_supported() {
+            dtype_usage(client, DType::F32)
+        } else {
+            DTypeUsage::none()
+        };
+    }
+    if matches!(dtype, DType::Bool(BoolStore::Native)) {
         return DTypeUsage::none();
     }
     let elem = elem_type(dtype);

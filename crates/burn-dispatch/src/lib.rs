@@ -31,6 +31,7 @@ pub mod __private {
     pub use burn_autodiff::checkpoint::strategy::{BalancedCheckpointing, NoCheckpointing};
     #[cfg(feature = "autodiff")]
     pub use burn_autodiff::{Autodiff, AutodiffTensor};
-    pub use burn_backend::tensor::{BoolTensor, FloatTensor, IntTensor};
+    pub use burn_backend::quantization::TensorPrimitive;
+    pub use burn_backend::tensor::{BoolTensor, FloatTensor, IntTensor, QuantizedTensor};
     pub use burn_backend::{Backend, BackendTypes};
 }

@@ -119,6 +119,38 @@ macro_rules! define_dispatch {
             fn bool(tensor: DispatchTensor) -> $crate::__private::BoolTensor<Self::Backend> {
                 Self::unwrap(tensor).into_bool()
             }
+            /// The quantized primitive of a tensor of this entry.
+            fn quantized(
+                tensor: DispatchTensor,
+            ) -> $crate::__private::QuantizedTensor<Self::Backend> {
+                Self::unwrap(tensor).into_quantized()
+            }
+            /// A quantized primitive as a dispatch tensor.
+            fn wrap_quantized(
+                tensor: $crate::__private::QuantizedTensor<Self::Backend>,
+            ) -> DispatchTensor {
+                Self::wrap($crate::BackendTensor::Quantized(tensor))
+            }
+            /// A float result that may be quantized, as a dispatch tensor.
+            fn wrap_primitive(
+                tensor: $crate::__private::TensorPrimitive<Self::Backend>,
+            ) -> DispatchTensor {
+                match tensor {
+                    $crate::__private::TensorPrimitive::Float(t) => Self::wrap_float(t),
+                    $crate::__private::TensorPrimitive::QFloat(t) => Self::wrap_quantized(t),
+                }
+            }
+            /// A dispatch tensor of this entry as a float or quantized primitive.
+            fn primitive(
+                tensor: DispatchTensor,
+            ) -> $crate::__private::TensorPrimitive<Self::Backend> {
+                match Self::unwrap(tensor) {
+                    $crate::BackendTensor::Quantized(t) => {
+                        $crate::__private::TensorPrimitive::QFloat(t)
+                    }
+                    other => $crate::__private::TensorPrimitive::Float(other.into_float()),
+                }
+            }
             /// A float primitive as a dispatch tensor.
             fn wrap_float(
                 tensor: $crate::__private::FloatTensor<Self::Backend>,

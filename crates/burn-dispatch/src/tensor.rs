@@ -35,11 +35,13 @@ impl<B: Backend> BackendTensor<B> {
         }
     }
 
-    /// The float primitive (of an autodiff tensor: its values, leaving the graph); panics
+    /// The float primitive (of an autodiff tensor: its values, leaving the graph; of a
+    /// quantized tensor: its values dequantized to the device's default float dtype); panics
     /// naming the kind found otherwise.
     pub fn into_float(self) -> FloatTensor<B> {
         match self {
             BackendTensor::Float(tensor) => tensor,
+            BackendTensor::Quantized(tensor) => burn_backend::ops::dequantize_default::<B>(tensor),
             #[cfg(feature = "autodiff")]
             BackendTensor::Autodiff(tensor, _) => tensor.into_primitive(),
             other => panic!("expected a float tensor, got a {} tensor", other.kind()),

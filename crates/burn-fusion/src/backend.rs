@@ -4,6 +4,7 @@ use crate::client::FusionClient;
 use crate::plan::Fuser;
 use crate::tensor::FusionTensor;
 use burn_backend::ops::{QTensorOps, TransactionOps};
+use burn_backend::quantization::ComposedQTensor;
 use burn_backend::{
     Backend, BackendTypes, DType, DTypeUsage, DeviceSettings, ExecutionError, GraphUnsupported,
 };
@@ -50,7 +51,7 @@ impl<B: FusionBackend> BackendTypes for Fusion<B> {
     type FloatTensorPrimitive = FusionTensor<B>;
     type IntTensorPrimitive = FusionTensor<B>;
     type BoolTensorPrimitive = FusionTensor<B>;
-    type QuantizedTensorPrimitive = B::QuantizedTensorPrimitive;
+    type QuantizedTensorPrimitive = ComposedQTensor<Self>;
     type GraphPrimitive = GraphUnsupported;
 }
 
@@ -94,8 +95,11 @@ impl<B: FusionBackend> Backend for Fusion<B> {
     }
 }
 
-/// Quantized tensors are `B`'s own and not recorded (the contract's defaults apply).
-impl<B: FusionBackend> QTensorOps<Self> for Fusion<B> {}
+/// Quantized tensors are integer values and `f32` scales held as fusion tensors, so their
+/// quantize and dequantize steps are recorded and fused like any other operation.
+impl<B: FusionBackend> QTensorOps<Self> for Fusion<B> {
+    burn_backend::composed_qtensor_ops!(Self);
+}
 
 /// Transactions read each tensor in turn (the contract's default).
 impl<B: FusionBackend> TransactionOps<Self> for Fusion<B> {}

@@ -6,7 +6,7 @@ use burn_backend::ops::{BoolTensorOps, FloatTensorOps, IntTensorOps};
 use burn_backend::{
     DType, DeviceSettings, ExecutionError, IndexingUpdateOp, Scalar, Shape, Slice, TensorData,
 };
-use burn_backend::{FloatDType, IntDType};
+use burn_backend::{FloatDType, IntDType, TensorMetadata};
 use burn_dispatch::{Dispatch, DispatchDevice, DispatchTensor};
 
 type B = Dispatch;
@@ -50,7 +50,11 @@ pub trait TensorKind: Clone + Copy + core::fmt::Debug + Default + Send + Sync + 
 impl TensorKind for Float {
     const NAME: &'static str = "Float";
     fn bridge(tensor: T) -> BridgeTensor {
-        BridgeTensor::Float(tensor)
+        if matches!(tensor.dtype(), DType::QFloat(_)) {
+            BridgeTensor::QFloat(tensor)
+        } else {
+            BridgeTensor::Float(tensor)
+        }
     }
     fn empty(shape: Shape, device: &D, dtype: DType) -> T {
         B::float_empty(shape, device, FloatDType::from_dtype(dtype))

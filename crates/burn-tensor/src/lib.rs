@@ -18,6 +18,7 @@ mod device_cube;
 mod kind;
 pub mod loss;
 pub mod module;
+pub mod quantization;
 mod tensor;
 
 pub use bridge::BridgeTensor;

@@ -199,3 +199,24 @@ fn gradients_keep_the_dtype_of_their_leaf() {
     assert_eq!(grad.dtype(), DType::F32);
     assert_eq!(values(grad), vec![3.0, 4.0]);
 }
+
+#[test]
+fn a_quantized_weight_is_a_constant_and_the_float_input_keeps_its_gradient() {
+    use burn::tensor::quantization::{QuantScheme, QuantValue};
+    let scheme = QuantScheme::default().with_value(QuantValue::Q8S);
+    let w = Tensor::<2>::from_floats([[0.5, -1.0], [2.0, 0.25]], &ad()).quantize_dynamic(&scheme);
+    assert!(w.is_quantized());
+    let x = Tensor::<2>::from_floats([[1.0, 2.0]], &ad()).require_grad();
+    let y = x.clone().matmul(w.clone()).sum();
+    let grads = y.backward();
+    // d(sum(x·W))/dx = row sums of W (dequantized): [0.5 - 1.0, 2.0 + 0.25].
+    let grad = x.grad(&grads).expect("x has a gradient");
+    let wd = w.dequantize().into_data().to_vec::<f32>().unwrap();
+    let expected = [wd[0] + wd[1], wd[2] + wd[3]];
+    let got = grad.into_data().to_vec::<f32>().unwrap();
+    assert!(
+        (got[0] - expected[0]).abs() < 1e-6 && (got[1] - expected[1]).abs() < 1e-6,
+        "{got:?}"
+    );
+    assert!((expected[0] + 0.5).abs() < 0.02 && (expected[1] - 2.25).abs() < 0.02);
+}

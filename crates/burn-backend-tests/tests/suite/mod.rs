@@ -6,3 +6,4 @@ mod bool;
 mod float;
 mod int;
 mod misc;
+mod quantization;

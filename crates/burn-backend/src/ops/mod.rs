@@ -20,5 +20,5 @@ pub use defaults::attention_fallback;
 pub use float::FloatTensorOps;
 pub use int::IntTensorOps;
 pub use module::{MaxPool1dWithIndices, MaxPool2dWithIndices, ModuleOps};
-pub use qtensor::QTensorOps;
+pub use qtensor::{QTensorOps, dequantize_default};
 pub use transaction::{TransactionOps, TransactionPrimitive, TransactionPrimitiveData};

@@ -1,22 +1,155 @@
-//! Operations on quantized tensors. The quantization issue gives them their bodies; until
-//! then every backend reports them as unsupported.
+//! Operations on quantized tensors.
+//!
+//! The required methods hold, move and reshape quantized values; the provided ones compose
+//! them with the float operations (dequantize, compute, requantize where the device's
+//! propagation setting asks for it). Backends may adopt
+//! [`ComposedQTensor`](crate::quantization::ComposedQTensor) and write all of them with
+//! [`composed_qtensor_ops!`](crate::composed_qtensor_ops).
 
-use crate::Backend;
-use crate::tensor::{Device, FloatTensor, QuantizedTensor};
-use burn_std::{QuantScheme, TensorData};
+use crate::quantization::{
+    Calibration, QTensorPrimitive, QuantPropagation, QuantScheme, QuantizationParametersPrimitive,
+    TensorPrimitive, compute_q_params, compute_range,
+};
+use crate::tensor::{Device, FloatTensor, IntTensor, QuantizedTensor};
+use crate::{Backend, ExecutionError, FloatDType, Shape, Slice, TensorData, get_device_settings};
+use core::future::Future;
 
 /// Operations on quantized tensors.
 pub trait QTensorOps<B: Backend> {
     /// A quantized tensor holding `data` (of a `QFloat` dtype).
-    fn q_from_data(_data: TensorData, _device: &Device<B>) -> QuantizedTensor<B> {
-        panic!("q_from_data: quantized tensors are not supported by this backend yet")
+    fn q_from_data(data: TensorData, device: &Device<B>) -> QuantizedTensor<B>;
+    /// `tensor` quantized with `scheme` and the scales of `qparams`.
+    fn quantize(
+        tensor: FloatTensor<B>,
+        scheme: &QuantScheme,
+        qparams: QuantizationParametersPrimitive<B>,
+    ) -> QuantizedTensor<B>;
+    /// The float values a quantized tensor stands for, in `dtype`.
+    fn dequantize(tensor: QuantizedTensor<B>, dtype: FloatDType) -> FloatTensor<B>;
+    /// The device of a quantized tensor.
+    fn q_device(tensor: &QuantizedTensor<B>) -> Device<B>;
+    /// The quantized tensor on `device`.
+    fn q_to_device(tensor: QuantizedTensor<B>, device: &Device<B>) -> QuantizedTensor<B>;
+    /// The quantized tensor with a new shape of as many elements.
+    fn q_reshape(tensor: QuantizedTensor<B>, shape: Shape) -> QuantizedTensor<B>;
+    /// Reads the quantized values and scales back to the host, in the scheme's byte format.
+    fn q_into_data(
+        tensor: QuantizedTensor<B>,
+    ) -> impl Future<Output = Result<TensorData, ExecutionError>> + Send;
+    /// The quantized tensor broadcast to `shape`.
+    fn q_expand(tensor: QuantizedTensor<B>, shape: Shape) -> QuantizedTensor<B>;
+    /// The quantized tensor with two dims exchanged.
+    fn q_swap_dims(tensor: QuantizedTensor<B>, dim1: usize, dim2: usize) -> QuantizedTensor<B>;
+    /// The quantized tensor with its dims in the order `axes`.
+    fn q_permute(tensor: QuantizedTensor<B>, axes: &[usize]) -> QuantizedTensor<B>;
+    /// The quantized tensor reversed along `axes`.
+    fn q_flip(tensor: QuantizedTensor<B>, axes: &[usize]) -> QuantizedTensor<B>;
+    /// The entries at `indices` along `dim`.
+    fn q_select(
+        tensor: QuantizedTensor<B>,
+        dim: usize,
+        indices: IntTensor<B>,
+    ) -> QuantizedTensor<B>;
+    /// A slice of the quantized tensor.
+    fn q_slice(tensor: QuantizedTensor<B>, slices: &[Slice]) -> QuantizedTensor<B>;
+
+    /// `tensor` quantized with `scheme`, its scales computed from its values (min-max).
+    fn quantize_dynamic(tensor: FloatTensor<B>, scheme: &QuantScheme) -> QuantizedTensor<B> {
+        let (min, max) = compute_range::<B>(scheme, tensor.clone(), &Calibration::MinMax);
+        let qparams = compute_q_params::<B>(scheme, min, max);
+        B::quantize(tensor, scheme, qparams)
     }
-    /// `tensor` quantized with `scheme`, its scale computed from its values.
-    fn quantize_dynamic(_tensor: FloatTensor<B>, _scheme: &QuantScheme) -> QuantizedTensor<B> {
-        panic!("quantize_dynamic: quantized tensors are not supported by this backend yet")
+    /// The quantized tensor with its last two dims exchanged.
+    fn q_transpose(tensor: QuantizedTensor<B>) -> QuantizedTensor<B> {
+        let rank = crate::TensorMetadata::rank(&tensor);
+        assert!(rank >= 2, "transpose: expected rank 2 or more, got {rank}");
+        B::q_swap_dims(tensor, rank - 2, rank - 1)
     }
-    /// The float values a quantized tensor stands for.
-    fn dequantize(_tensor: QuantizedTensor<B>) -> FloatTensor<B> {
-        panic!("dequantize: quantized tensors are not supported by this backend yet")
+    /// Gathers along `dim` at `indices` (default: dequantize, gather, requantize).
+    fn q_gather(
+        dim: usize,
+        tensor: QuantizedTensor<B>,
+        indices: IntTensor<B>,
+    ) -> QuantizedTensor<B> {
+        let scheme = *tensor.scheme();
+        let float = dequantize_default::<B>(tensor);
+        B::quantize_dynamic(B::float_gather(dim, float, indices), &scheme)
     }
+    /// The quantized tensor repeated `times` along `dim` (default: through float).
+    fn q_repeat_dim(tensor: QuantizedTensor<B>, dim: usize, times: usize) -> QuantizedTensor<B> {
+        let scheme = *tensor.scheme();
+        let float = dequantize_default::<B>(tensor);
+        B::quantize_dynamic(B::float_repeat_dim(float, dim, times), &scheme)
+    }
+    /// Concatenates quantized tensors along `dim`, requantized with the first one's scheme.
+    fn q_cat(tensors: Vec<QuantizedTensor<B>>, dim: usize) -> QuantizedTensor<B> {
+        let scheme = *tensors
+            .first()
+            .expect("cat: expected at least one tensor, got none")
+            .scheme();
+        let floats = tensors.into_iter().map(dequantize_default::<B>).collect();
+        B::quantize_dynamic(B::float_cat(floats, dim), &scheme)
+    }
+    /// Detaches a quantized tensor from any graph (quantized tensors are never tracked).
+    fn q_detach(tensor: QuantizedTensor<B>) -> QuantizedTensor<B> {
+        tensor
+    }
+    /// Quantized tensors take no gradient: the flag is ignored.
+    fn q_set_require_grad(tensor: QuantizedTensor<B>, _require_grad: bool) -> QuantizedTensor<B> {
+        tensor
+    }
+    /// Always false: quantized tensors take no gradient.
+    fn q_is_require_grad(_tensor: &QuantizedTensor<B>) -> bool {
+        false
+    }
+    /// The index of the largest value along `dim`.
+    fn q_argmax(tensor: QuantizedTensor<B>, dim: usize) -> IntTensor<B> {
+        B::float_argmax(dequantize_default::<B>(tensor), dim)
+    }
+    /// The index of the smallest value along `dim`.
+    fn q_argmin(tensor: QuantizedTensor<B>, dim: usize) -> IntTensor<B> {
+        B::float_argmin(dequantize_default::<B>(tensor), dim)
+    }
+    /// The matrix product of two tensors, either or both quantized.
+    ///
+    /// Default: each quantized side is dequantized (to the float side's dtype, or the device's
+    /// default float dtype), then `float_matmul`; the result is requantized with the scheme of
+    /// the quantized operand (the right one when both are) only when the device's
+    /// quantization settings say `Propagate`.
+    fn q_matmul(lhs: TensorPrimitive<B>, rhs: TensorPrimitive<B>) -> TensorPrimitive<B> {
+        let float_dtype = match (&lhs, &rhs) {
+            (TensorPrimitive::Float(t), _) | (_, TensorPrimitive::Float(t)) => {
+                Some(FloatDType::from_dtype(crate::TensorMetadata::dtype(t)))
+            }
+            _ => None,
+        };
+        let mut quantized = None;
+        let mut float = |side: TensorPrimitive<B>| match side {
+            TensorPrimitive::Float(t) => t,
+            TensorPrimitive::QFloat(q) => {
+                let device = B::q_device(&q);
+                quantized = Some((*q.scheme(), device.clone()));
+                let dtype =
+                    float_dtype.unwrap_or_else(|| get_device_settings::<B>(&device).float_dtype);
+                B::dequantize(q, dtype)
+            }
+        };
+        let (lhs, rhs) = (float(lhs), float(rhs));
+        let out = B::float_matmul(lhs, rhs);
+        match quantized {
+            Some((scheme, device))
+                if get_device_settings::<B>(&device).quantization.propagation
+                    == QuantPropagation::Propagate =>
+            {
+                TensorPrimitive::QFloat(B::quantize_dynamic(out, &scheme))
+            }
+            _ => TensorPrimitive::Float(out),
+        }
+    }
+}
+
+/// `tensor` dequantized to its device's default float dtype.
+pub fn dequantize_default<B: Backend>(tensor: QuantizedTensor<B>) -> FloatTensor<B> {
+    let dtype = get_device_settings::<B>(&B::q_device(&tensor)).float_dtype;
+    B::dequantize(tensor, dtype)
 }

@@ -1,6 +1,7 @@
 //! The `Module` trait and the visitor/mapper traits it is traversed with.
 
 use super::param::Param;
+use super::quantize::Quantizer;
 use super::traversal::{DeviceCollector, NoGrad, ParamCounter, ToDevice, ToInner};
 use crate::record::{FileRecorder, RecorderError, with_extension};
 use burn_tensor::{Bool, Device, Int, Tensor};
@@ -89,6 +90,12 @@ pub trait Module: Clone + Send + core::fmt::Debug {
     ) -> Result<Self, RecorderError> {
         let loaded = recorder.load_module(self, &with_extension::<R>(&path.into()))?;
         Ok(loaded.to_device(device))
+    }
+
+    /// The module with every float parameter quantized by `quantizer` (see [`Quantizer`]):
+    /// its matrix products may then run in integers, its other operations dequantize.
+    fn quantize_weights(self, quantizer: &mut Quantizer) -> Self {
+        self.map(quantizer)
     }
 
     /// The module for inference: every parameter on the inner device (no autodiff),

@@ -3,9 +3,11 @@
 mod base;
 mod constant;
 mod param;
+mod quantize;
 mod traversal;
 
 pub use base::{Module, ModuleMapper, ModuleVisitor};
 pub use burn_derive::Module;
 pub use constant::Ignored;
 pub use param::{Param, ParamId, Parameter};
+pub use quantize::Quantizer;

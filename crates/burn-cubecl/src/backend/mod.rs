@@ -24,6 +24,7 @@ mod random;
 use crate::dtype::{bool_store, device_dtype_usage};
 use crate::{CubeDevice, CubeTensor, kernel};
 use burn_backend::ops::{ActivationOps, QTensorOps, TransactionOps};
+use burn_backend::quantization::ComposedQTensor;
 use burn_backend::{
     Backend, BackendTypes, DType, DTypeUsage, DeviceSettings, ExecutionError, FloatDType,
     GraphUnsupported, IntDType, TensorMetadata, get_device_settings, read_sync,
@@ -38,7 +39,7 @@ impl BackendTypes for CubeBackend {
     type FloatTensorPrimitive = CubeTensor;
     type IntTensorPrimitive = CubeTensor;
     type BoolTensorPrimitive = CubeTensor;
-    type QuantizedTensorPrimitive = CubeTensor;
+    type QuantizedTensorPrimitive = ComposedQTensor<CubeBackend>;
     type GraphPrimitive = GraphUnsupported;
 }
 
@@ -90,7 +91,11 @@ impl Backend for CubeBackend {
     }
 }
 
-impl QTensorOps<CubeBackend> for CubeBackend {}
+/// Quantized tensors are integer values and `f32` scales composed from the backend's own
+/// kernels.
+impl QTensorOps<CubeBackend> for CubeBackend {
+    burn_backend::composed_qtensor_ops!(Self);
+}
 
 impl TransactionOps<CubeBackend> for CubeBackend {}
 

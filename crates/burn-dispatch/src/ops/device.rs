@@ -76,6 +76,16 @@ impl Default for DispatchDevice {
     }
 }
 
+impl burn_backend::quantization::QTensorPrimitive for DispatchTensor {
+    /// The scheme of a quantized tensor; panics for other kinds.
+    fn scheme(&self) -> &burn_backend::quantization::QuantScheme {
+        dispatch!(self, E, B => match E::unwrap_ref(self) {
+            BackendTensor::Quantized(tensor) => tensor.scheme(),
+            other => panic!("scheme: expected a quantized tensor, got a {} tensor", other.kind()),
+        })
+    }
+}
+
 impl TensorMetadata for DispatchTensor {
     fn dtype(&self) -> DType {
         dispatch!(self, E, B => E::unwrap_ref(self).dtype())

@@ -5,7 +5,11 @@ use super::prelude::*;
 type T = DispatchTensor;
 
 impl FloatTensorOps<Self> for Dispatch {
+    /// `QFloat` data makes a quantized tensor.
     fn float_from_data(data: TensorData, device: &DispatchDevice) -> T {
+        if matches!(data.dtype, DType::QFloat(_)) {
+            return Dispatch::q_from_data(data, device);
+        }
         dispatch_device!(device, E, B => E::wrap_float_on(device, B::float_from_data(data, &E::device(device))))
     }
     fn float_random(
@@ -28,12 +32,19 @@ impl FloatTensorOps<Self> for Dispatch {
     fn float_full(shape: Shape, value: Scalar, device: &DispatchDevice, dtype: FloatDType) -> T {
         dispatch_device!(device, E, B => E::wrap_float_on(device, B::float_full(shape, value, &E::device(device), dtype)))
     }
+    /// A quantized tensor reads back quantized (`QFloat` data in its scheme's byte format).
     async fn float_into_data(tensor: T) -> Result<TensorData, ExecutionError> {
+        if super::is_quantized(&tensor) {
+            return dispatch!(&tensor, E, B => B::q_into_data(E::quantized(tensor)).await);
+        }
         dispatch!(&tensor, E, B => B::float_into_data(E::float(tensor)).await)
     }
     fn float_device(tensor: &T) -> DispatchDevice {
         dispatch!(tensor, E, B => {
-            let device = E::wrap_device(B::float_device(E::unwrap_ref(tensor).float_ref()));
+            let device = match E::unwrap_ref(tensor) {
+                BackendTensor::Quantized(q) => E::wrap_device(B::q_device(q)),
+                other => E::wrap_device(B::float_device(other.float_ref())),
+            };
             match tensor.checkpointing() {
                 #[cfg(feature = "autodiff")]
                 Some(strategy) => DispatchDevice::autodiff_checkpointed(device, strategy),
@@ -70,8 +81,50 @@ impl FloatTensorOps<Self> for Dispatch {
         dispatch!(tensor, E, B => E::unwrap_ref(tensor).is_require_grad())
     }
 
-    forward! {
-        fn float_cat[first](tensors: Vec<T> => floats, dim: usize => val) -> T => float;
+    /// Quantized tensors concatenate quantized when all of them are.
+    fn float_cat(tensors: Vec<T>, dim: usize) -> T {
+        if !tensors.is_empty() && tensors.iter().all(super::is_quantized) {
+            return dispatch!(&tensors[0], E, B => E::wrap_quantized(B::q_cat(tensors.into_iter().map(E::quantized).collect(), dim)));
+        }
+        forward!(@body float_cat [first] (tensors => floats, dim => val) -> float)
+    }
+
+    // Layout ops keep a quantized tensor quantized (its integer values move, its scales
+    // follow); every other float op dequantizes a quantized argument first.
+    forward_quantized! {
+        fn float_swap_dims(tensor: T => float, dim1: usize => val, dim2: usize => val) -> T => float | q_swap_dims[tensor](tensor => quantized, dim1 => val, dim2 => val);
+        fn float_transpose(tensor: T => float) -> T => float | q_transpose[tensor](tensor => quantized);
+        fn float_permute(tensor: T => float, axes: &[usize] => val) -> T => float | q_permute[tensor](tensor => quantized, axes => val);
+        fn float_flip(tensor: T => float, axes: &[usize] => val) -> T => float | q_flip[tensor](tensor => quantized, axes => val);
+        fn float_reshape(tensor: T => float, shape: Shape => val) -> T => float | q_reshape[tensor](tensor => quantized, shape => val);
+        fn float_expand(tensor: T => float, shape: Shape => val) -> T => float | q_expand[tensor](tensor => quantized, shape => val);
+        fn float_slice(tensor: T => float, slices: &[Slice] => val) -> T => float | q_slice[tensor](tensor => quantized, slices => val);
+        fn float_repeat_dim(tensor: T => float, dim: usize => val, times: usize => val) -> T => float | q_repeat_dim[tensor](tensor => quantized, dim => val, times => val);
+        fn float_gather[tensor](dim: usize => val, tensor: T => float, indices: T => int) -> T => float | q_gather[tensor](dim => val, tensor => quantized, indices => int);
+        fn float_select(tensor: T => float, dim: usize => val, indices: T => int) -> T => float | q_select[tensor](tensor => quantized, dim => val, indices => int);
+    }
+
+    fn float_argmax(tensor: T, dim: usize) -> T {
+        if super::is_quantized(&tensor) {
+            return dispatch!(&tensor, E, B => E::wrap_int(B::q_argmax(E::quantized(tensor), dim)));
+        }
+        forward!(@body float_argmax [] (tensor => float, dim => val) -> int)
+    }
+    fn float_argmin(tensor: T, dim: usize) -> T {
+        if super::is_quantized(&tensor) {
+            return dispatch!(&tensor, E, B => E::wrap_int(B::q_argmin(E::quantized(tensor), dim)));
+        }
+        forward!(@body float_argmin [] (tensor => float, dim => val) -> int)
+    }
+    /// A quantized operand goes to `q_matmul` (integer products where the backend has them),
+    /// unless a float operand is on an autodiff device: the quantized side is then
+    /// dequantized and the product recorded.
+    fn float_matmul(lhs: T, rhs: T) -> T {
+        let tracked = lhs.checkpointing().is_some() || rhs.checkpointing().is_some();
+        if !tracked && (super::is_quantized(&lhs) || super::is_quantized(&rhs)) {
+            return dispatch!(&lhs, E, B => E::wrap_primitive(B::q_matmul(E::primitive(lhs), E::primitive(rhs))));
+        }
+        forward!(@body float_matmul [] (lhs => float, rhs => float) -> float)
     }
 
     forward! {
@@ -91,7 +144,6 @@ impl FloatTensorOps<Self> for Dispatch {
         fn float_powf_scalar(lhs: T => float, rhs: Scalar => val) -> T => float;
         fn float_powi(lhs: T => float, rhs: T => int) -> T => float;
         fn float_powi_scalar(lhs: T => float, rhs: Scalar => val) -> T => float;
-        fn float_matmul(lhs: T => float, rhs: T => float) -> T => float;
         fn float_recip(tensor: T => float) -> T => float;
         fn float_exp(tensor: T => float) -> T => float;
         fn float_log(tensor: T => float) -> T => float;
@@ -123,18 +175,8 @@ impl FloatTensorOps<Self> for Dispatch {
         fn float_clamp(tensor: T => float, min: Scalar => val, max: Scalar => val) -> T => float;
         fn float_clamp_min(tensor: T => float, min: Scalar => val) -> T => float;
         fn float_clamp_max(tensor: T => float, max: Scalar => val) -> T => float;
-        fn float_swap_dims(tensor: T => float, dim1: usize => val, dim2: usize => val) -> T => float;
-        fn float_transpose(tensor: T => float) -> T => float;
-        fn float_permute(tensor: T => float, axes: &[usize] => val) -> T => float;
-        fn float_flip(tensor: T => float, axes: &[usize] => val) -> T => float;
-        fn float_reshape(tensor: T => float, shape: Shape => val) -> T => float;
-        fn float_expand(tensor: T => float, shape: Shape => val) -> T => float;
-        fn float_slice(tensor: T => float, slices: &[Slice] => val) -> T => float;
         fn float_slice_assign(tensor: T => float, slices: &[Slice] => val, value: T => float) -> T => float;
-        fn float_repeat_dim(tensor: T => float, dim: usize => val, times: usize => val) -> T => float;
-        fn float_gather[tensor](dim: usize => val, tensor: T => float, indices: T => int) -> T => float;
         fn float_scatter[tensor](dim: usize => val, tensor: T => float, indices: T => int, value: T => float, update: IndexingUpdateOp => val) -> T => float;
-        fn float_select(tensor: T => float, dim: usize => val, indices: T => int) -> T => float;
         fn float_select_add(tensor: T => float, dim: usize => val, indices: T => int, value: T => float) -> T => float;
         fn float_mask_where(tensor: T => float, mask: T => bool, value: T => float) -> T => float;
         fn float_mask_fill(tensor: T => float, mask: T => bool, value: Scalar => val) -> T => float;
@@ -164,8 +206,6 @@ impl FloatTensorOps<Self> for Dispatch {
         fn float_min_dim_with_indices(tensor: T => float, dim: usize => val) -> (T, T) => float_int;
         fn float_max_abs(tensor: T => float) -> T => float;
         fn float_max_abs_dim(tensor: T => float, dim: usize => val) -> T => float;
-        fn float_argmax(tensor: T => float, dim: usize => val) -> T => int;
-        fn float_argmin(tensor: T => float, dim: usize => val) -> T => int;
         fn float_any(tensor: T => float) -> T => bool;
         fn float_any_dim(tensor: T => float, dim: usize => val) -> T => bool;
         fn float_all(tensor: T => float) -> T => bool;

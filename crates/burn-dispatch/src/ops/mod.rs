@@ -37,6 +37,12 @@ macro_rules! convert_in {
     ($E:ident, device, $x:expr) => {
         &$E::device($x)
     };
+    ($E:ident, quantized, $x:expr) => {
+        $E::quantized($x)
+    };
+    ($E:ident, quantizeds, $x:expr) => {
+        $x.into_iter().map($E::quantized).collect()
+    };
 }
 
 /// Converts a routed backend's result into the dispatch-level one.
@@ -63,6 +69,9 @@ macro_rules! convert_out {
     }};
     ($E:ident, device, $x:expr) => {
         $E::wrap_device($x)
+    };
+    ($E:ident, quantized, $x:expr) => {
+        $E::wrap_quantized($x)
     };
 }
 
@@ -128,29 +137,55 @@ macro_rules! forward {
             -> $rty:ty => $rk:ident;
     )*) => {$(
         fn $op($first: $fty $(, $arg: $aty)*) -> $rty {
-            dispatch!(&route_arg!($($route)?; $first), E, B => {
-                #[cfg(feature = "autodiff")]
-                if let Some(strategy) = $crate::merge_strategies([
-                    strategy_of!($fk, &$first) $(, strategy_of!($ak, &$arg))*
-                ]) {
-                    return $crate::with_checkpointing!(strategy, S => {
-                        type A = $crate::__private::Autodiff<B, S>;
-                        convert_out_ad!(
-                            E,
-                            $rk,
-                            strategy,
-                            A::$op(convert_in_ad!(E, $fk, $first) $(, convert_in_ad!(E, $ak, $arg))*)
-                        )
-                    });
-                }
-                convert_out!(
-                    E,
-                    $rk,
-                    B::$op(convert_in!(E, $fk, $first) $(, convert_in!(E, $ak, $arg))*)
-                )
-            })
+            forward!(@body $op [$($route)?] ($first => $fk $(, $arg => $ak)*) -> $rk)
         }
     )*};
+    (@body $op:ident [$($route:ident)?] ($first:ident => $fk:ident $(, $arg:ident => $ak:ident)*) -> $rk:ident) => {
+        dispatch!(&route_arg!($($route)?; $first), E, B => {
+            #[cfg(feature = "autodiff")]
+            if let Some(strategy) = $crate::merge_strategies([
+                strategy_of!($fk, &$first) $(, strategy_of!($ak, &$arg))*
+            ]) {
+                return $crate::with_checkpointing!(strategy, S => {
+                    type A = $crate::__private::Autodiff<B, S>;
+                    convert_out_ad!(
+                        E,
+                        $rk,
+                        strategy,
+                        A::$op(convert_in_ad!(E, $fk, $first) $(, convert_in_ad!(E, $ak, $arg))*)
+                    )
+                });
+            }
+            convert_out!(
+                E,
+                $rk,
+                B::$op(convert_in!(E, $fk, $first) $(, convert_in!(E, $ak, $arg))*)
+            )
+        })
+    };
+}
+
+/// Writes float layout ops that keep a quantized tensor quantized: when the argument named in
+/// brackets after the quantized op is quantized, that op runs (arguments converted by their
+/// markers, the tensor by `quantized`); otherwise the float op is forwarded as by `forward!`
+/// (which dequantizes any other quantized argument).
+macro_rules! forward_quantized {
+    ($(
+        fn $op:ident $([$route:ident])? ($first:ident: $fty:ty => $fk:ident $(, $arg:ident: $aty:ty => $ak:ident)* $(,)?)
+            -> T => float | $qop:ident[$q:ident]($($qarg:ident => $qk:ident),* $(,)?);
+    )*) => {$(
+        fn $op($first: $fty $(, $arg: $aty)*) -> T {
+            if super::is_quantized(&$q) {
+                return dispatch!(&$q, E, B => E::wrap_quantized(B::$qop($(convert_in!(E, $qk, $qarg)),*)));
+            }
+            forward!(@body $op [$($route)?] ($first => $fk $(, $arg => $ak)*) -> float)
+        }
+    )*};
+}
+
+/// Whether a dispatch tensor holds a quantized tensor.
+fn is_quantized(tensor: &DispatchTensor) -> bool {
+    matches!(tensor.dtype(), DType::QFloat(_))
 }
 
 /// The argument `forward!` routes on.
@@ -165,6 +200,8 @@ macro_rules! route_arg {
         $route
     };
 }
+
+use prelude::*;
 
 mod activation;
 mod autodiff;

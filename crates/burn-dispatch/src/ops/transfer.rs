@@ -11,6 +11,14 @@ use burn_backend::read_sync;
 /// graph); across backends it must be detached first.
 pub(super) fn float_to_device(tensor: DispatchTensor, device: &DispatchDevice) -> DispatchTensor {
     let same_backend = tensor.backend_name() == device.backend_name();
+    if super::is_quantized(&tensor) {
+        if same_backend {
+            return dispatch!(&tensor, E, B => E::wrap_quantized(B::q_to_device(E::quantized(tensor), &E::device(device))));
+        }
+        let data = read_sync(Dispatch::q_into_data(tensor))
+            .unwrap_or_else(|e| panic!("to_device: reading the tensor failed: {e}"));
+        return Dispatch::q_from_data(data, device);
+    }
     #[cfg(feature = "autodiff")]
     if let Some(strategy) = tensor.checkpointing() {
         if same_backend && (tensor.is_tracked() || device.is_autodiff()) {

@@ -21,6 +21,7 @@ mod module;
 use crate::FlexTensor;
 use crate::ops::creation;
 use burn_backend::ops::{QTensorOps, TransactionOps};
+use burn_backend::quantization::ComposedQTensor;
 use burn_backend::{
     Backend, BackendTypes, BoolStore, DType, DTypeUsage, DeviceId, DeviceOps, FloatDType,
     GraphUnsupported, Shape, TensorMetadata, get_device_settings,
@@ -48,7 +49,7 @@ impl BackendTypes for Flex {
     type FloatTensorPrimitive = FlexTensor;
     type IntTensorPrimitive = FlexTensor;
     type BoolTensorPrimitive = FlexTensor;
-    type QuantizedTensorPrimitive = FlexTensor;
+    type QuantizedTensorPrimitive = ComposedQTensor<Flex>;
     type GraphPrimitive = GraphUnsupported;
 }
 
@@ -73,13 +74,17 @@ impl Backend for Flex {
     fn dtype_usage(_device: &FlexDevice, dtype: DType) -> DTypeUsage {
         match dtype {
             DType::Bool(BoolStore::Native) => DTypeUsage::general(),
+            DType::QFloat(scheme) if scheme.is_supported() => DTypeUsage::general(),
             DType::Bool(_) | DType::QFloat(_) => DTypeUsage::none(),
             _ => DTypeUsage::general(),
         }
     }
 }
 
-impl QTensorOps<Flex> for Flex {}
+/// Quantized tensors are `i8` values and `f32` scales composed from Flex's own operations.
+impl QTensorOps<Flex> for Flex {
+    burn_backend::composed_qtensor_ops!(Self);
+}
 
 impl TransactionOps<Flex> for Flex {}
 

@@ -192,6 +192,14 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
                 ),
             );
         }
+        // Quantized data stays quantized unless a dtype is asked for.
+        let options = match (data.dtype, options.dtype) {
+            (DType::QFloat(_), None) => TensorCreationOptions {
+                dtype: Some(data.dtype),
+                ..options
+            },
+            _ => options,
+        };
         let dtype = Self::creation_dtype("from_data", &options);
         let data = if data.dtype == dtype {
             data

@@ -3,7 +3,7 @@
 use super::args::{ReshapeArgs, SliceArgs};
 use super::check;
 use crate::{BasicOps, Tensor};
-use burn_backend::{Scalar, Shape, Slice};
+use burn_backend::{DType, Scalar, Shape, Slice};
 
 impl<const D: usize, K: BasicOps> Tensor<D, K> {
     /// The same values in row-major order with another shape: `-1` infers one size, `0` keeps
@@ -480,7 +480,14 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
                 }
             }
             check::same_device("cat", &device, &t.device());
-            check::same_dtype("cat", tensors[0].dtype(), t.dtype());
+            // Quantized tensors of any scheme concatenate (requantized with the first's).
+            let both_quantized = matches!(
+                (tensors[0].dtype(), t.dtype()),
+                (DType::QFloat(_), DType::QFloat(_))
+            );
+            if !both_quantized {
+                check::same_dtype("cat", tensors[0].dtype(), t.dtype());
+            }
         }
         let primitives = tensors.into_iter().map(Tensor::into_primitive).collect();
         Self::from_primitive(K::cat(primitives, dim))

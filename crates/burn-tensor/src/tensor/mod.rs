@@ -16,6 +16,7 @@ mod numeric;
 mod operators;
 mod pad;
 mod promote;
+mod quantize;
 mod triangle;
 
 pub use args::{ReshapeArgs, SliceArgs, TensorCreationOptions};

@@ -2,7 +2,7 @@
 
 use super::check;
 use burn_backend::ops::FloatTensorOps;
-use burn_backend::{FloatDType, TensorMetadata};
+use burn_backend::{DType, FloatDType, TensorMetadata};
 use burn_dispatch::{Dispatch, DispatchTensor};
 
 /// Returns both operands with one dtype: floats promote to the wider float type (as PyTorch
@@ -14,6 +14,11 @@ pub(crate) fn align_dtypes(
 ) -> (DispatchTensor, DispatchTensor) {
     let (a, b) = (lhs.dtype(), rhs.dtype());
     if a == b {
+        return (lhs, rhs);
+    }
+    // A quantized operand goes with any float one: the backend dequantizes it as needed.
+    let quantized = |d: DType| matches!(d, DType::QFloat(_));
+    if (quantized(a) && (b.is_float() || quantized(b))) || (quantized(b) && a.is_float()) {
         return (lhs, rhs);
     }
     match (FloatDType::try_from_dtype(a), FloatDType::try_from_dtype(b)) {
