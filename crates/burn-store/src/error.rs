@@ -53,9 +53,9 @@ pub enum StoreError {
         /// The tensor's shape in the file.
         found: Vec<usize>,
     },
-    /// The file stores a tensor in a dtype this crate cannot read (e.g. `F8_E4M3`), or the
-    /// module holds one it cannot write (quantized), or the parameter's device cannot hold
-    /// the parameter's dtype.
+    /// The file stores a tensor in a dtype this crate cannot read (e.g. `F8_E4M3`, or a
+    /// quantization scheme this build does not implement), or the device of the parameter
+    /// cannot hold the dtype it would be loaded in.
     UnsupportedDType {
         /// The file.
         file: String,
@@ -103,6 +103,19 @@ pub enum StoreError {
         /// What the device reported.
         message: String,
     },
+    /// A quantized tensor cannot be read: its `burn.qscheme.<key>` or
+    /// `burn.qshape.<key>` metadata is missing, is not valid JSON or names no tensor, its
+    /// entry is not 1-D `U8` bytes, or its byte count is not what its scheme and shape call
+    /// for (see [`SafetensorsStore`](crate::SafetensorsStore); snapshots are checked for the
+    /// byte count).
+    InvalidQuantized {
+        /// The file.
+        file: String,
+        /// The tensor: its key in the file, or the module path when loading snapshots.
+        key: String,
+        /// What is wrong.
+        reason: String,
+    },
     /// The tensors could not be encoded as safetensors.
     Encode {
         /// The file.
@@ -126,6 +139,7 @@ impl StoreError {
             | StoreError::DuplicateKey { file, .. }
             | StoreError::UnusedKeys { file, .. }
             | StoreError::Execution { file, .. }
+            | StoreError::InvalidQuantized { file, .. }
             | StoreError::Encode { file, .. } => file,
         }
     }
@@ -138,7 +152,8 @@ impl StoreError {
             | StoreError::UnsupportedDType { key, .. }
             | StoreError::KindMismatch { key, .. }
             | StoreError::DuplicateKey { key, .. }
-            | StoreError::Execution { key, .. } => Some(key),
+            | StoreError::Execution { key, .. }
+            | StoreError::InvalidQuantized { key, .. } => Some(key),
             StoreError::UnusedKeys { keys, .. } => keys.first().map(String::as_str),
             StoreError::Io { .. }
             | StoreError::NoData { .. }
@@ -218,6 +233,12 @@ impl fmt::Display for StoreError {
             }
             StoreError::Execution { file, key, message } => {
                 write!(f, "{file}: could not read parameter `{key}`: {message}")
+            }
+            StoreError::InvalidQuantized { file, key, reason } => {
+                write!(
+                    f,
+                    "{file}: quantized tensor `{key}` cannot be read: {reason}"
+                )
             }
             StoreError::Encode { file, reason } => {
                 write!(f, "{file}: could not encode the tensors: {reason}")

@@ -54,12 +54,53 @@
 //! assert_eq!(weight.sum().into_scalar().to_f32(), 4.0);
 //! # Ok::<(), burn_store::StoreError>(())
 //! ```
+//!
+//! ## Quantized weights
+//!
+//! A quantized parameter (dtype `QFloat(scheme)`, e.g. after
+//! [`Module::quantize_weights`](burn_core::module::Module::quantize_weights)) is saved as its
+//! quantized bytes, with its scheme, and loads back bit-identically. Quantized data loaded
+//! into a float parameter makes it quantized with the stored scheme (so a quantized file turns
+//! a freshly initialized float model into the quantized model); plain float data loaded into
+//! a quantized parameter is quantized again with the parameter's scheme (min-max
+//! calibration). [`SafetensorsStore`] describes how such tensors are written.
+//!
+//! ```
+//! use burn_core as burn;
+//! use burn::module::{Module, Param, Quantizer};
+//! use burn::tensor::quantization::{Calibration, QuantScheme, QuantValue};
+//! use burn::tensor::{DType, Device, Tensor};
+//! use burn_store::{ModuleSnapshot, SafetensorsStore};
+//!
+//! #[derive(Module, Debug, Clone)]
+//! struct Linear {
+//!     weight: Param<Tensor<2>>,
+//! }
+//!
+//! let device = Device::flex();
+//! let linear = |value: f32| Linear {
+//!     weight: Param::from_tensor(Tensor::full([4, 8], value, &device)),
+//! };
+//! let scheme = QuantScheme::default().with_value(QuantValue::Q8S);
+//! let mut quantizer = Quantizer { calibration: Calibration::MinMax, scheme };
+//! let quantized = linear(0.5).quantize_weights(&mut quantizer);
+//!
+//! let mut store = SafetensorsStore::from_bytes(None);
+//! quantized.save_into(&mut store)?;
+//! let mut model = linear(0.0);
+//! model.load_from(&mut store)?;
+//! let weight = model.weight.val();
+//! assert_eq!(weight.dtype(), DType::QFloat(scheme));
+//! assert_eq!(weight.into_data(), quantized.weight.val().into_data()); // the same bytes
+//! # Ok::<(), burn_store::StoreError>(())
+//! ```
 #![warn(missing_docs)]
 
 mod apply;
 mod error;
 mod options;
 mod policy;
+mod quantized;
 mod recorder;
 mod remap;
 mod result;

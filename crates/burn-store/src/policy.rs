@@ -2,9 +2,9 @@
 
 use burn_core::tensor::{DType, FloatDType};
 
-/// Which dtype float parameters are saved in. Int and bool parameters are always saved in
-/// their own dtype. Loading converts whatever the file holds to each parameter's current
-/// dtype, so a file saved as `f16` loads into an `f32` (or `f64`) model.
+/// Which dtype float parameters are saved in. Int, bool and quantized parameters are always
+/// saved in their own dtype. Loading converts whatever the file holds to each parameter's
+/// current dtype, so a file saved as `f16` loads into an `f32` (or `f64`) model.
 ///
 /// Narrowing is lossy: `f16` keeps about 3 significant digits and overflows to infinity past
 /// 65504; `bf16` keeps the `f32` range with about 2 digits.

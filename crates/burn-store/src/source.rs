@@ -11,15 +11,17 @@ use std::collections::btree_map::Entry;
 pub(crate) struct SourceTensor<'a> {
     /// The dtype, or the stored name of one this crate cannot read.
     pub(crate) dtype: Result<DType, String>,
-    /// The shape.
+    /// The shape (the logical shape of quantized data).
     pub(crate) shape: Vec<usize>,
-    /// The row-major little-endian bytes (bools: one byte each).
+    /// The row-major little-endian bytes (bools: one byte each; quantized data: its byte
+    /// format).
     pub(crate) bytes: &'a [u8],
 }
 
 impl SourceTensor<'_> {
     /// The values as tensor data in the stored dtype; `dtype` must be `Ok` and the bytes
-    /// must match the shape (the parsers check both).
+    /// must match the shape (the parsers check both for plain dtypes, the planner for
+    /// quantized data). Quantized data keeps its dtype, `shape` being its logical shape.
     pub(crate) fn decode(&self, dtype: DType) -> TensorData {
         match dtype {
             DType::Bool(_) => {
@@ -46,12 +48,8 @@ impl<'a> Source<'a> {
         let tensors = snapshots
             .iter()
             .map(|snapshot| {
-                let dtype = match snapshot.data.dtype {
-                    DType::QFloat(_) => Err(snapshot.data.dtype.to_string()),
-                    dtype => Ok(dtype),
-                };
                 let tensor = SourceTensor {
-                    dtype,
+                    dtype: Ok(snapshot.data.dtype),
                     shape: snapshot.data.shape.dims.clone(),
                     bytes: snapshot.data.as_bytes(),
                 };

@@ -12,8 +12,8 @@ use burn_core::module::Module;
 /// Loading mutates the module in place and returns what it did. It is all or nothing: on
 /// any error the module is left exactly as it was (lazy parameters stay lazy); on success
 /// every loaded parameter holds the stored values on its current device, in its current
-/// dtype, with its id and gradient requirement kept, and lazy parameters are replaced
-/// without running their initializer.
+/// dtype (quantized data keeps its scheme; see the crate docs), with its id and gradient
+/// requirement kept, and lazy parameters are replaced without running their initializer.
 ///
 /// ```
 /// use burn_core as burn;

@@ -1,5 +1,6 @@
-//! The second pass of a load: builds every planned tensor on its parameter's device, in its
-//! parameter's dtype, before the module is touched (so a failure here leaves it as it was).
+//! The second pass of a load: builds every planned tensor on its parameter's device, in the
+//! dtype its plan gives (quantized again when the parameter is), before the module is
+//! touched (so a failure here leaves it as it was).
 
 use super::plan::Plan;
 use crate::snapshot::PathStack;
@@ -32,8 +33,13 @@ impl<'s, 'a> Builder<'s, 'a> {
         }
     }
 
-    fn build<const D: usize, K: BasicOps>(&mut self, _param: &Param<Tensor<D, K>>)
-    where
+    /// Builds the planned value of `_param`, passing the new tensor through `finish` (with
+    /// its plan) before gradients are required.
+    fn build<const D: usize, K: BasicOps>(
+        &mut self,
+        _param: &Param<Tensor<D, K>>,
+        finish: impl FnOnce(Tensor<D, K>, &Plan) -> Tensor<D, K>,
+    ) where
         Tensor<D, K>: Parameter,
     {
         let key = self.path.current();
@@ -49,9 +55,17 @@ impl<'s, 'a> Builder<'s, 'a> {
             .clone()
             .expect("the planner only plans readable dtypes");
         let data = tensor.decode(stored);
-        let value = Tensor::<D, K>::from_data(data, (&plan.device, plan.dtype))
-            .with_require_grad(plan.require_grad);
+        let value = Tensor::<D, K>::from_data(data, (&plan.device, plan.dtype));
+        let value = finish(value, plan).with_require_grad(plan.require_grad);
         self.built.insert(key, Box::new(value));
+    }
+}
+
+/// Quantizes `tensor` when `plan` says so (a quantized parameter loading plain data).
+fn requantize<const D: usize>(tensor: Tensor<D>, plan: &Plan) -> Tensor<D> {
+    match &plan.requantize {
+        Some(scheme) => tensor.quantize_dynamic(scheme),
+        None => tensor,
     }
 }
 
@@ -63,12 +77,12 @@ impl ModuleVisitor for Builder<'_, '_> {
         self.path.exit();
     }
     fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
-        self.build(param);
+        self.build(param, requantize);
     }
     fn visit_int<const D: usize>(&mut self, param: &Param<Tensor<D, Int>>) {
-        self.build(param);
+        self.build(param, |tensor, _| tensor);
     }
     fn visit_bool<const D: usize>(&mut self, param: &Param<Tensor<D, Bool>>) {
-        self.build(param);
+        self.build(param, |tensor, _| tensor);
     }
 }

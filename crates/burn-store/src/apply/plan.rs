@@ -1,10 +1,16 @@
 //! The first pass of a load: checks every parameter against the file (key, kind, dtype,
 //! shape) without touching the module or initializing lazy parameters.
+//!
+//! The dtype a parameter is loaded in: quantized data keeps its scheme (a float parameter
+//! becomes quantized); plain data converts to the parameter's dtype, and for a quantized
+//! parameter is quantized again with the parameter's scheme.
 
 use crate::StoreError;
+use crate::quantized::check_quantized_bytes;
 use crate::snapshot::PathStack;
 use crate::source::{Remapped, SourceTensor};
 use burn_core::module::{ModuleVisitor, Param, Parameter};
+use burn_core::tensor::quantization::QuantScheme;
 use burn_core::tensor::{BasicOps, Bool, DType, Device, Int, Tensor};
 
 /// How one parameter will be loaded.
@@ -12,8 +18,13 @@ use burn_core::tensor::{BasicOps, Bool, DType, Device, Int, Tensor};
 pub(crate) struct Plan {
     /// The module path (also the remapped key of its tensor).
     pub(crate) key: String,
-    /// The dtype the parameter holds (the device default for its kind when still lazy).
+    /// The dtype the tensor is built in: the stored one for quantized data, else the one the
+    /// parameter holds (the device default for its kind when still lazy, or the default
+    /// float dtype when the parameter is quantized).
     pub(crate) dtype: DType,
+    /// The scheme to quantize the built tensor with: the parameter's, when it is quantized
+    /// and the stored data is not.
+    pub(crate) requantize: Option<QuantScheme>,
     /// Where the parameter lives (or will be built).
     pub(crate) device: Device,
     /// Whether the parameter requires a gradient.
@@ -95,66 +106,99 @@ impl<'s, 'a> Planner<'s, 'a> {
             return;
         }
         let device = param.lazy_device();
-        let dtype = if param.is_initialized() {
+        let current = if param.is_initialized() {
             param.val().dtype()
         } else {
             K::default_dtype(&device.settings())
         };
-        let plan = Plan {
+        let planned = self.plan::<K>(
             key,
-            dtype,
             device,
-            require_grad: param.is_require_grad(),
-        };
-        match self.problem::<K>(&plan, &param.lazy_shape().dims, tensor) {
-            Some(error) => self.error = Some((index, error)),
-            None => self.plans.push(plan),
+            current,
+            param.is_require_grad(),
+            &param.lazy_shape().dims,
+            tensor,
+        );
+        match planned {
+            Ok(plan) => self.plans.push(plan),
+            Err(error) => self.error = Some((index, error)),
         }
     }
 
-    /// What prevents loading `tensor` into the parameter of `plan`, if anything.
-    fn problem<K: BasicOps>(
+    /// How to load `tensor` into the parameter at `key` (holding `current`, of `shape`), or
+    /// what prevents it.
+    fn plan<K: BasicOps>(
         &self,
-        plan: &Plan,
+        key: String,
+        device: Device,
+        current: DType,
+        require_grad: bool,
         shape: &[usize],
         tensor: &SourceTensor<'_>,
-    ) -> Option<StoreError> {
+    ) -> Result<Plan, StoreError> {
         let file = self.source.file.clone();
-        let key = plan.key.clone();
         let stored = match &tensor.dtype {
             Ok(dtype) => *dtype,
             Err(name) => {
-                return Some(StoreError::UnsupportedDType {
+                return Err(StoreError::UnsupportedDType {
                     file,
                     key,
                     dtype: name.clone(),
                 });
             }
         };
-        if !K::accepts(stored) || matches!(stored, DType::QFloat(_)) {
-            return Some(StoreError::KindMismatch {
+        if !K::accepts(stored) {
+            return Err(StoreError::KindMismatch {
                 file,
                 key,
                 expected: K::NAME,
                 found: stored,
             });
         }
-        if matches!(plan.dtype, DType::QFloat(_)) || !plan.device.supports_dtype(plan.dtype) {
-            return Some(StoreError::UnsupportedDType {
+        let (dtype, requantize) = match (stored, current) {
+            (DType::QFloat(_), _) => (stored, None),
+            (_, DType::QFloat(scheme)) => (K::default_dtype(&device.settings()), Some(scheme)),
+            _ => (current, None),
+        };
+        let unsupported = [Some(dtype), requantize.map(DType::QFloat)]
+            .into_iter()
+            .flatten()
+            .find(|dtype| !device.supports_dtype(*dtype));
+        if let Some(dtype) = unsupported {
+            let name = match dtype {
+                DType::QFloat(scheme) => format!("qfloat {scheme}"),
+                dtype => dtype.to_string(),
+            };
+            return Err(StoreError::UnsupportedDType {
                 file,
                 key,
-                dtype: format!("{} (on device {})", plan.dtype, plan.device),
+                dtype: format!("{name} (on device {device})"),
             });
         }
         if tensor.shape != shape {
-            return Some(StoreError::ShapeMismatch {
+            return Err(StoreError::ShapeMismatch {
                 file,
                 key,
                 expected: shape.to_vec(),
                 found: tensor.shape.clone(),
             });
         }
-        None
+        if let DType::QFloat(scheme) = stored {
+            check_quantized_bytes(&scheme, &tensor.shape, tensor.bytes.len()).map_err(
+                |reason| StoreError::InvalidQuantized {
+                    file: file.clone(),
+                    key: key.clone(),
+                    reason,
+                },
+            )?;
+        }
+        Ok(Plan {
+            key,
+            dtype,
+            requantize,
+            device,
+            require_grad,
+        })
     }
 }
 

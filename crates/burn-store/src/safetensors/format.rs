@@ -1,5 +1,6 @@
 //! Encoding snapshots as safetensors bytes and parsing safetensors bytes into a load source.
 
+use super::quantized;
 use crate::snapshot::native_bools;
 use crate::source::{Source, SourceTensor};
 use crate::{DTypePolicy, StoreError, TensorSnapshot};
@@ -8,7 +9,8 @@ use burn_core::tensor::{BoolStore, DType};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-/// The safetensors dtype of `dtype` (`None` for quantized data).
+/// The safetensors dtype of `dtype` (`None` for quantized data, which is stored as `U8`
+/// bytes described in the metadata).
 pub(crate) fn to_file_dtype(dtype: DType) -> Option<Dtype> {
     Some(match dtype {
         DType::F64 => Dtype::F64,
@@ -72,12 +74,21 @@ impl View for &Encoded {
 }
 
 /// `snapshots` as a safetensors file, floats converted by `policy`, with `metadata`.
+/// Quantized tensors are stored as their bytes, described in the metadata (see the
+/// `quantized` module); `metadata` may not use the keys that format reserves.
 pub(crate) fn encode(
     file: &str,
     snapshots: Vec<TensorSnapshot>,
     policy: DTypePolicy,
     metadata: &BTreeMap<String, String>,
 ) -> Result<Vec<u8>, StoreError> {
+    if let Some(key) = metadata.keys().find(|key| quantized::is_reserved(key)) {
+        return Err(StoreError::Encode {
+            file: file.to_string(),
+            reason: format!("metadata key `{key}` is reserved for quantized tensors"),
+        });
+    }
+    let mut metadata = metadata.clone();
     let mut seen = BTreeSet::new();
     let mut tensors = Vec::with_capacity(snapshots.len());
     for TensorSnapshot { key, data } in snapshots {
@@ -92,21 +103,39 @@ pub(crate) fn encode(
             dtype if dtype.is_float() => data.convert_dtype(policy.float_dtype(dtype)),
             _ => native_bools(data),
         };
-        let Some(dtype) = to_file_dtype(data.dtype) else {
-            return Err(StoreError::UnsupportedDType {
-                file: file.to_string(),
-                key,
-                dtype: data.dtype.to_string(),
-            });
-        };
-        let encoded = Encoded {
-            dtype,
-            shape: data.shape.dims.clone(),
-            bytes: data.into_bytes(),
+        let encoded = match data.dtype {
+            DType::QFloat(scheme) => {
+                quantized::describe(&mut metadata, &key, &scheme, &data.shape.dims).map_err(
+                    |reason| StoreError::Encode {
+                        file: file.to_string(),
+                        reason: format!("the scheme of `{key}`: {reason}"),
+                    },
+                )?;
+                let bytes = data.into_bytes();
+                Encoded {
+                    dtype: Dtype::U8,
+                    shape: vec![bytes.len()],
+                    bytes,
+                }
+            }
+            dtype => {
+                let Some(file_dtype) = to_file_dtype(dtype) else {
+                    return Err(StoreError::UnsupportedDType {
+                        file: file.to_string(),
+                        key,
+                        dtype: dtype.to_string(),
+                    });
+                };
+                Encoded {
+                    dtype: file_dtype,
+                    shape: data.shape.dims.clone(),
+                    bytes: data.into_bytes(),
+                }
+            }
         };
         tensors.push((key, encoded));
     }
-    let metadata: HashMap<String, String> = metadata.clone().into_iter().collect();
+    let metadata: HashMap<String, String> = metadata.into_iter().collect();
     ::safetensors::serialize(
         tensors.iter().map(|(key, tensor)| (key.as_str(), tensor)),
         Some(metadata),
@@ -126,7 +155,7 @@ pub(crate) struct Parsed<'a> {
 }
 
 /// Parses `bytes` (the whole file), checking the header, every tensor's offsets and size,
-/// and that the data covers the file exactly.
+/// that the data covers the file exactly, and the description of every quantized tensor.
 pub(crate) fn parse<'a>(file: &str, bytes: &'a [u8]) -> Result<Parsed<'a>, StoreError> {
     let corrupt = |reason: String| StoreError::Corrupt {
         file: file.to_string(),
@@ -137,26 +166,44 @@ pub(crate) fn parse<'a>(file: &str, bytes: &'a [u8]) -> Result<Parsed<'a>, Store
     let data = bytes
         .get(8 + header_len..)
         .ok_or_else(|| corrupt("data section missing".into()))?;
+    let metadata: BTreeMap<String, String> = header
+        .metadata()
+        .clone()
+        .unwrap_or_default()
+        .into_iter()
+        .collect();
+    let mut described = quantized::described(file, &metadata)?;
     let mut tensors = Vec::new();
     for (key, info) in header.tensors() {
         let (start, end) = info.data_offsets;
         let bytes = data
             .get(start..end)
             .ok_or_else(|| corrupt(format!("offsets of `{key}` are outside the data")))?;
-        let tensor = SourceTensor {
-            dtype: from_file_dtype(info.dtype),
-            shape: info.shape.clone(),
-            bytes,
+        let tensor = match described.remove(&key) {
+            Some(q) => {
+                quantized::check_entry(file, &key, &q, info.dtype, &info.shape, bytes.len())?;
+                SourceTensor {
+                    dtype: q.dtype,
+                    shape: q.shape,
+                    bytes,
+                }
+            }
+            None => SourceTensor {
+                dtype: from_file_dtype(info.dtype),
+                shape: info.shape.clone(),
+                bytes,
+            },
         };
         tensors.push((key, tensor));
     }
+    if let Some(key) = described.into_keys().next() {
+        return Err(StoreError::InvalidQuantized {
+            file: file.to_string(),
+            key,
+            reason: "its metadata names no tensor of the file".into(),
+        });
+    }
     tensors.sort_by(|a, b| a.0.cmp(&b.0));
-    let metadata = header
-        .metadata()
-        .clone()
-        .unwrap_or_default()
-        .into_iter()
-        .collect();
     Ok(Parsed {
         source: Source {
             file: file.to_string(),

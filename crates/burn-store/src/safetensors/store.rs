@@ -50,6 +50,30 @@ enum Location {
 /// # std::fs::remove_file(&path).unwrap();
 /// # Ok::<(), burn_store::StoreError>(())
 /// ```
+///
+/// # Quantized tensors
+///
+/// Safetensors has no quantized dtypes, so a tensor of dtype `QFloat(scheme)` and logical
+/// shape `shape` is written in a format of this crate (Burn's own recorders carry
+/// `TensorData` as it is instead):
+///
+/// - under its key, a 1-D `U8` entry holding its quantized bytes exactly as
+///   `TensorData::as_bytes` gives them (the values as the scheme's store packs them, zero
+///   padding to 4 bytes, then the scales: the layout of
+///   [`QuantizedBytes`](burn_core::tensor::quantization::QuantizedBytes)), so its length is the
+///   byte count;
+/// - metadata `burn.qscheme.<key>`: the scheme as JSON (its serde form, e.g.
+///   `{"value":"Q8S","store":{"PackedU32":0},"mode":"Symmetric","tensor":null,"block":null}`);
+/// - metadata `burn.qshape.<key>`: the logical shape as a JSON array, e.g. `[64,16]`.
+///
+/// A [`DTypePolicy`] leaves quantized tensors as they are. On load, an entry described by
+/// both metadata keys is read back as that quantized data; a missing half, JSON that does not
+/// parse, a description of no tensor, an entry that is not 1-D `U8`, or a byte count other
+/// than the scheme and shape call for is a [`StoreError::InvalidQuantized`] naming the
+/// tensor, and a scheme this build does not implement is a [`StoreError::UnsupportedDType`]
+/// if a parameter loads it. The `burn.qscheme.` and `burn.qshape.` metadata keys are reserved:
+/// saving with [`metadata`](Self::metadata) under them is an error. Other readers (PyTorch)
+/// see the quantized tensors as plain `U8` tensors.
 #[derive(Clone, Debug)]
 pub struct SafetensorsStore {
     location: Location,
@@ -87,14 +111,15 @@ impl SafetensorsStore {
     }
 
     /// Saves float parameters in the dtype `policy` gives (loading always converts back to
-    /// each parameter's dtype).
+    /// each parameter's dtype). Quantized parameters are saved as they are.
     pub fn with_dtype_policy(mut self, policy: DTypePolicy) -> Self {
         self.policy = policy;
         self
     }
 
     /// Adds (or replaces) a metadata entry written on save. `format`, `producer` and
-    /// `version` are set by default.
+    /// `version` are set by default; keys starting with `burn.qscheme.` or `burn.qshape.`
+    /// are reserved for quantized tensors (saving fails with them).
     pub fn metadata(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
         self.metadata.insert(key.into(), value.into());
         self

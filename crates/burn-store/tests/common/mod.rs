@@ -3,6 +3,8 @@
 
 use burn_core as burn;
 
+pub mod quant;
+
 use burn::module::{Module, ModuleVisitor, Param, ParamId};
 use burn::tensor::{Bool, Device, Int, Shape, Tensor, TensorData};
 use burn_store::{ModuleSnapshot, TensorSnapshot};
