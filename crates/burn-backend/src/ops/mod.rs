@@ -20,5 +20,5 @@ pub use defaults::attention_fallback;
 pub use float::FloatTensorOps;
 pub use int::IntTensorOps;
 pub use module::{MaxPool1dWithIndices, MaxPool2dWithIndices, ModuleOps};
-pub use qtensor::{QTensorOps, dequantize_default};
+pub use qtensor::{QTensorOps, dequantize_default, propagate, q_matmul_dequantized};
 pub use transaction::{TransactionOps, TransactionPrimitive, TransactionPrimitiveData};

@@ -6,9 +6,11 @@
 //! [`ComposedQTensor`](crate::quantization::ComposedQTensor) and write all of them with
 //! [`composed_qtensor_ops!`](crate::composed_qtensor_ops).
 
+use crate::TensorMetadata;
+use crate::quantization::params::{block_max_abs, check_supported, scales_from_max_abs};
 use crate::quantization::{
-    Calibration, QTensorPrimitive, QuantPropagation, QuantScheme, QuantizationParametersPrimitive,
-    TensorPrimitive, compute_q_params, compute_range,
+    BlockGeometry, QTensorPrimitive, QuantPropagation, QuantScheme,
+    QuantizationParametersPrimitive, TensorPrimitive,
 };
 use crate::tensor::{Device, FloatTensor, IntTensor, QuantizedTensor};
 use crate::{Backend, ExecutionError, FloatDType, Shape, Slice, TensorData, get_device_settings};
@@ -53,11 +55,15 @@ pub trait QTensorOps<B: Backend> {
     /// A slice of the quantized tensor.
     fn q_slice(tensor: QuantizedTensor<B>, slices: &[Slice]) -> QuantizedTensor<B>;
 
-    /// `tensor` quantized with `scheme`, its scales computed from its values (min-max).
+    /// `tensor` quantized with `scheme`, its scales computed from its values (min-max: for a
+    /// symmetric scheme, the largest magnitude of each block; the same scales as
+    /// `compute_range` then `compute_q_params`, in one reduction).
     fn quantize_dynamic(tensor: FloatTensor<B>, scheme: &QuantScheme) -> QuantizedTensor<B> {
-        let (min, max) = compute_range::<B>(scheme, tensor.clone(), &Calibration::MinMax);
-        let qparams = compute_q_params::<B>(scheme, min, max);
-        B::quantize(tensor, scheme, qparams)
+        check_supported("quantize_dynamic", scheme);
+        let geometry = BlockGeometry::new("quantize_dynamic", &tensor.shape(), scheme);
+        let alpha = block_max_abs::<B>(&geometry, tensor.clone());
+        let scales = scales_from_max_abs::<B>(scheme, alpha);
+        B::quantize(tensor, scheme, QuantizationParametersPrimitive { scales })
     }
     /// The quantized tensor with its last two dims exchanged.
     fn q_transpose(tensor: QuantizedTensor<B>) -> QuantizedTensor<B> {
@@ -117,34 +123,54 @@ pub trait QTensorOps<B: Backend> {
     /// the quantized operand (the right one when both are) only when the device's
     /// quantization settings say `Propagate`.
     fn q_matmul(lhs: TensorPrimitive<B>, rhs: TensorPrimitive<B>) -> TensorPrimitive<B> {
-        let float_dtype = match (&lhs, &rhs) {
-            (TensorPrimitive::Float(t), _) | (_, TensorPrimitive::Float(t)) => {
-                Some(FloatDType::from_dtype(crate::TensorMetadata::dtype(t)))
-            }
-            _ => None,
-        };
-        let mut quantized = None;
-        let mut float = |side: TensorPrimitive<B>| match side {
-            TensorPrimitive::Float(t) => t,
-            TensorPrimitive::QFloat(q) => {
-                let device = B::q_device(&q);
-                quantized = Some((*q.scheme(), device.clone()));
-                let dtype =
-                    float_dtype.unwrap_or_else(|| get_device_settings::<B>(&device).float_dtype);
-                B::dequantize(q, dtype)
-            }
-        };
-        let (lhs, rhs) = (float(lhs), float(rhs));
-        let out = B::float_matmul(lhs, rhs);
-        match quantized {
-            Some((scheme, device))
-                if get_device_settings::<B>(&device).quantization.propagation
-                    == QuantPropagation::Propagate =>
-            {
-                TensorPrimitive::QFloat(B::quantize_dynamic(out, &scheme))
-            }
-            _ => TensorPrimitive::Float(out),
+        q_matmul_dequantized::<B>(lhs, rhs)
+    }
+}
+
+/// The default `q_matmul`: each quantized side dequantized (to the float side's dtype, or the
+/// device's default float dtype), `float_matmul`, then requantized with the quantized operand's
+/// scheme (the right one when both are) only when the device's propagation setting is
+/// `Propagate`. Backends that override `q_matmul` call it for the cases they do not handle.
+pub fn q_matmul_dequantized<B: Backend>(
+    lhs: TensorPrimitive<B>,
+    rhs: TensorPrimitive<B>,
+) -> TensorPrimitive<B> {
+    let float_dtype = match (&lhs, &rhs) {
+        (TensorPrimitive::Float(t), _) | (_, TensorPrimitive::Float(t)) => {
+            Some(FloatDType::from_dtype(crate::TensorMetadata::dtype(t)))
         }
+        _ => None,
+    };
+    let mut quantized = None;
+    let mut float = |side: TensorPrimitive<B>| match side {
+        TensorPrimitive::Float(t) => t,
+        TensorPrimitive::QFloat(q) => {
+            let device = B::q_device(&q);
+            quantized = Some((*q.scheme(), device.clone()));
+            let dtype =
+                float_dtype.unwrap_or_else(|| get_device_settings::<B>(&device).float_dtype);
+            B::dequantize(q, dtype)
+        }
+    };
+    let (lhs, rhs) = (float(lhs), float(rhs));
+    let out = B::float_matmul(lhs, rhs);
+    match quantized {
+        Some((scheme, device)) => propagate::<B>(out, &scheme, &device),
+        None => TensorPrimitive::Float(out),
+    }
+}
+
+/// `out` requantized with `scheme` when `device`'s propagation setting is `Propagate`, else
+/// `out` as it is.
+pub fn propagate<B: Backend>(
+    out: FloatTensor<B>,
+    scheme: &QuantScheme,
+    device: &Device<B>,
+) -> TensorPrimitive<B> {
+    if get_device_settings::<B>(device).quantization.propagation == QuantPropagation::Propagate {
+        TensorPrimitive::QFloat(B::quantize_dynamic(out, scheme))
+    } else {
+        TensorPrimitive::Float(out)
     }
 }
 

@@ -8,6 +8,8 @@ use crate::tensor::{Device, FloatTensor, IntTensor};
 use crate::{Backend, TensorMetadata};
 use burn_std::quantization::{QuantScheme, QuantizedBytes};
 use burn_std::{DType, ExecutionError, FloatDType, IntDType, Shape, Slice, TensorData};
+use core::any::Any;
+use std::sync::{Arc, OnceLock};
 
 /// A quantized tensor held as integer values (one per element, `i8` where the device computes
 /// with it, else `i32`) and `f32` scales (shape `[1]`, or one per block over the block grid).
@@ -30,6 +32,38 @@ pub struct ComposedQTensor<B: Backend> {
     pub scales: FloatTensor<B>,
     /// The scheme.
     pub scheme: QuantScheme,
+    /// What the backend derived from these values (packed panels, …); clones share it.
+    pub derived: Derived,
+}
+
+/// Data a backend derives from a quantized tensor's values and keeps with them (say, the
+/// panels its integer matrix product packs a weight into, computed once however often the
+/// weight is used). Clones share it; every operation that makes new values starts empty.
+#[derive(Clone, Default)]
+pub struct Derived(Arc<OnceLock<Arc<dyn Any + Send + Sync>>>);
+
+impl Derived {
+    /// The derived value, computed by `make` on first use. `None` when a value of another
+    /// type was derived first (the caller then computes without keeping it).
+    pub fn get_or_init<T: Any + Send + Sync>(&self, make: impl FnOnce() -> T) -> Option<Arc<T>> {
+        let value = self.0.get_or_init(|| Arc::new(make()));
+        value.clone().downcast::<T>().ok()
+    }
+}
+
+// A panic while a value is derived leaves the cell empty (`OnceLock`), never half-set: a tensor
+// observed after a caught panic is as valid as before it.
+impl std::panic::UnwindSafe for Derived {}
+impl std::panic::RefUnwindSafe for Derived {}
+
+impl core::fmt::Debug for Derived {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(if self.0.get().is_some() {
+            "Derived(set)"
+        } else {
+            "Derived(empty)"
+        })
+    }
 }
 
 impl<B: Backend> TensorMetadata for ComposedQTensor<B> {
@@ -82,6 +116,7 @@ impl<B: Backend> ComposedQTensor<B> {
             values: B::float_into_int(q, values_dtype::<B>(&device)),
             scales: B::float_reshape(scales, Shape::from(geometry.grid)),
             scheme: *scheme,
+            derived: Derived::default(),
         }
     }
 
@@ -137,6 +172,7 @@ impl<B: Backend> ComposedQTensor<B> {
             values: B::int_from_data(values, device),
             scales: B::float_from_data(TensorData::new(scales, geometry.grid), device),
             scheme,
+            derived: Derived::default(),
         }
     }
 
@@ -170,6 +206,7 @@ impl<B: Backend> ComposedQTensor<B> {
             values,
             scales: B::float_to_device(self.scales, device),
             scheme: self.scheme,
+            derived: Derived::default(),
         }
     }
 
@@ -205,6 +242,7 @@ impl<B: Backend> ComposedQTensor<B> {
             values,
             scales,
             scheme: self.scheme.reshape_packing_dim(rank),
+            derived: Derived::default(),
         }
     }
 
@@ -343,15 +381,19 @@ pub fn values_dtype<B: Backend>(device: &Device<B>) -> IntDType {
 ///     burn_backend::composed_qtensor_ops!(Self);
 /// }
 /// ```
+///
+/// `composed_qtensor_ops!(Self, layout)` writes all but `quantize` and `dequantize`, for a
+/// backend with its own (`quantize_dynamic` is the contract's default, built on `quantize`).
 #[macro_export]
 macro_rules! composed_qtensor_ops {
     ($backend:ty) => {
-        fn q_from_data(
-            data: $crate::TensorData,
-            device: &$crate::tensor::Device<$backend>,
-        ) -> $crate::tensor::QuantizedTensor<$backend> {
-            $crate::quantization::ComposedQTensor::from_data(data, device)
-        }
+        $crate::composed_qtensor_ops!(@quantize $backend);
+        $crate::composed_qtensor_ops!(@layout $backend);
+    };
+    ($backend:ty, layout) => {
+        $crate::composed_qtensor_ops!(@layout $backend);
+    };
+    (@quantize $backend:ty) => {
         fn quantize(
             tensor: $crate::tensor::FloatTensor<$backend>,
             scheme: &$crate::quantization::QuantScheme,
@@ -359,17 +401,19 @@ macro_rules! composed_qtensor_ops {
         ) -> $crate::tensor::QuantizedTensor<$backend> {
             $crate::quantization::ComposedQTensor::quantize(tensor, scheme, qparams.scales)
         }
-        fn quantize_dynamic(
-            tensor: $crate::tensor::FloatTensor<$backend>,
-            scheme: &$crate::quantization::QuantScheme,
-        ) -> $crate::tensor::QuantizedTensor<$backend> {
-            $crate::quantization::ComposedQTensor::quantize_dynamic(tensor, scheme)
-        }
         fn dequantize(
             tensor: $crate::tensor::QuantizedTensor<$backend>,
             dtype: $crate::FloatDType,
         ) -> $crate::tensor::FloatTensor<$backend> {
             tensor.dequantize(dtype)
+        }
+    };
+    (@layout $backend:ty) => {
+        fn q_from_data(
+            data: $crate::TensorData,
+            device: &$crate::tensor::Device<$backend>,
+        ) -> $crate::tensor::QuantizedTensor<$backend> {
+            $crate::quantization::ComposedQTensor::from_data(data, device)
         }
         fn q_device(
             tensor: &$crate::tensor::QuantizedTensor<$backend>,

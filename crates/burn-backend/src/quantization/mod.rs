@@ -12,11 +12,11 @@
 
 mod blocks;
 mod composed;
-mod params;
+pub(crate) mod params;
 
 pub(crate) use blocks::BlockGeometry;
 pub use burn_std::quantization::*;
-pub use composed::ComposedQTensor;
+pub use composed::{ComposedQTensor, Derived, values_dtype};
 pub use params::{
     QTensorPrimitive, QuantizationParametersPrimitive, TensorPrimitive, compute_q_params,
     compute_range,

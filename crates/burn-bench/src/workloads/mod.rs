@@ -5,6 +5,7 @@
 //! are created and synchronised once, outside the clock; each run launches the work and ends
 //! with `device.sync()` (or by reading the result).
 
+mod q8_linear;
 mod w1_matmul;
 mod w2_elementwise;
 mod w3_sum;
@@ -25,6 +26,7 @@ pub static ALL: &[Workload] = &[
     w5_conv::W5,
     w6_mlp_step::W6,
     w7_dispatch::W7,
+    q8_linear::Q8,
 ];
 
 /// A workload of the performance issue.

@@ -81,9 +81,37 @@ impl Backend for Flex {
     }
 }
 
-/// Quantized tensors are `i8` values and `f32` scales composed from Flex's own operations.
+/// Quantized tensors are `i8` values and `f32` scales composed from Flex's own operations;
+/// products of two quantized tensors run in integers (`kernels::int8_gemm`).
 impl QTensorOps<Flex> for Flex {
-    burn_backend::composed_qtensor_ops!(Self);
+    burn_backend::composed_qtensor_ops!(Self, layout);
+
+    fn quantize(
+        tensor: FlexTensor,
+        scheme: &burn_backend::quantization::QuantScheme,
+        qparams: burn_backend::quantization::QuantizationParametersPrimitive<Self>,
+    ) -> ComposedQTensor<Flex> {
+        crate::ops::quantize::quantize(tensor, scheme, qparams.scales)
+    }
+
+    fn quantize_dynamic(
+        tensor: FlexTensor,
+        scheme: &burn_backend::quantization::QuantScheme,
+    ) -> ComposedQTensor<Flex> {
+        crate::ops::quantize::quantize_dynamic(tensor, scheme)
+    }
+
+    fn dequantize(tensor: ComposedQTensor<Flex>, dtype: FloatDType) -> FlexTensor {
+        crate::ops::quantize::dequantize(tensor, dtype)
+    }
+
+    /// Integer products where both operands are quantized with scales constant along `k`.
+    fn q_matmul(
+        lhs: burn_backend::quantization::TensorPrimitive<Self>,
+        rhs: burn_backend::quantization::TensorPrimitive<Self>,
+    ) -> burn_backend::quantization::TensorPrimitive<Self> {
+        crate::ops::qmatmul::q_matmul(lhs, rhs)
+    }
 }
 
 impl TransactionOps<Flex> for Flex {}

@@ -13,6 +13,7 @@ pub mod conv_transpose;
 pub mod embedding;
 pub mod gemm;
 pub(crate) mod im2col;
+pub mod int8_gemm;
 pub mod interpolate;
 pub mod pool;
 #[cfg(test)]

@@ -10,6 +10,8 @@ pub mod int;
 pub mod map;
 pub mod mask;
 pub mod matmul;
+pub mod qmatmul;
+pub mod quantize;
 pub mod reduce;
 pub mod scan;
 pub mod shape;

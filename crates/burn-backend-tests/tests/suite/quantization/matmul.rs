@@ -75,3 +75,67 @@ fn mismatched_inner_dims_are_refused() {
     let b = Tensor::<2>::ones([16, 2], &env.device).quantize_dynamic(&q8_tensor());
     let _ = a.matmul(b);
 }
+
+#[test]
+fn batched_and_per_row_or_column_scales() {
+    // Scales constant along k (per tensor, per row of lhs, per column of rhs) let a backend
+    // sum in integers; the result must equal the product of the dequantized values.
+    let env = Env::new(crate::device());
+    let (m, k, n) = (6, 48, 20);
+    let a = env.random(&[3, m, k], -1.0, 1.0, 931);
+    let b = env.random(&[3, k, n], -1.0, 1.0, 932);
+    let rows = q8_block(&[k as u8]);
+    let cols = q8_block(&[k as u8, 1]);
+    let cases: [(&str, _, _, bool); 4] = [
+        ("per tensor, shared rhs", q8_tensor(), q8_tensor(), true),
+        ("per row x per column", rows, cols, false),
+        ("per row x per tensor, shared rhs", rows, q8_tensor(), true),
+        ("per tensor x per column", q8_tensor(), cols, false),
+    ];
+    for (name, sa, sb, shared) in cases {
+        let qa = env.float::<3>(&a).quantize_dynamic(&sa);
+        let b_in = if shared {
+            b.slice(&[burn_backend_tests::reference::layout::Range::new(
+                0,
+                Some(1),
+            )])
+        } else {
+            b.clone()
+        };
+        let qb = env.float::<3>(&b_in).quantize_dynamic(&sb);
+        let (da, db) = (dequantized(qa.clone()), dequantized(qb.clone()));
+        let got = qa.matmul(qb);
+        let (rel, abs) = env.tolerance(2.0 * (k as f64).sqrt());
+        env.check_tol(name, got, &da.matmul(&db), rel, abs);
+    }
+    // A transposed quantized operand (values not contiguous).
+    let qa = env
+        .float::<2>(
+            &a.slice(&[burn_backend_tests::reference::layout::Range::new(
+                0,
+                Some(1),
+            )])
+            .reshape(&[m, k]),
+        )
+        .quantize_dynamic(&q8_tensor());
+    let qbt = env
+        .float::<2>(
+            &b.slice(&[burn_backend_tests::reference::layout::Range::new(
+                0,
+                Some(1),
+            )])
+            .reshape(&[k, n])
+            .transpose(),
+        )
+        .quantize_dynamic(&q8_tensor());
+    let (da, dbt) = (dequantized(qa.clone()), dequantized(qbt.clone()));
+    let got = qa.matmul(qbt.transpose());
+    let (rel, abs) = env.tolerance(2.0 * (k as f64).sqrt());
+    env.check_tol(
+        "transposed rhs",
+        got,
+        &da.matmul(&dbt.transpose()),
+        rel,
+        abs,
+    );
+}

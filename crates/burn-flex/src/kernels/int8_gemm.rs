@@ -1,0 +1,481 @@
+//! Integer matrix products: `i8 · i8` summed in `i32`, then scaled into `f32`.
+//!
+//! `out[i][j] = (Σ_k a[i][k] · b[k][j]) · row_scale[i] · col_scale[j]`: the product of two
+//! symmetric quantized matrices whose scales are constant along `k` (per tensor, per row of
+//! `a`, per column of `b`). The sums are exact (`|a|, |b| ≤ 128`, so `k` up to 2^17 cannot
+//! overflow `i32`); only the final scaling rounds.
+//!
+//! Kernels, chosen at run time:
+//! - **AVX-512 VNNI** (`vpdpbusd`: 64 `u8 × i8` products summed into 16 `i32` lanes per
+//!   instruction). `b` is packed once into panels of 16 columns × 4 consecutive `k` (one
+//!   512-bit register per step of 4 in `k`); `a` is offset by +128 into `u8` rows, and the
+//!   offset is taken back out with the column sums of `b` (`Σ (a+128)·b = Σ a·b + 128·Σ b`).
+//!   A tile of 8 rows × 32 columns keeps 16 accumulators in registers; a task's rows meet one
+//!   panel pair after another (the pair stays in cache); rows are split across threads when
+//!   the work is large.
+//! - **Portable**: a row of `i32` sums updated by `a[i][k] · b[k][·]`, which the compiler
+//!   vectorizes for the widest instruction set (`simd::vectorized`).
+
+use rayon::prelude::*;
+
+/// Work (m·k·n) below which a product runs on one thread.
+const PARALLEL_THRESHOLD: usize = 1 << 18;
+
+/// Rows of one register tile.
+const MR: usize = 8;
+
+/// Columns of one packed panel (one 512-bit register of `i32`).
+const PANEL: usize = 16;
+
+/// The operands and epilogue of one integer product.
+pub struct Int8Product<'a> {
+    /// Rows of `a` and of the result.
+    pub m: usize,
+    /// Columns of `a`, rows of `b`.
+    pub k: usize,
+    /// Columns of `b` and of the result.
+    pub n: usize,
+    /// `a`, row-major `m × k`.
+    pub a: &'a [i8],
+    /// `b` (`k × n`), packed for the kernel that runs the product.
+    pub b: &'a PackedRhs,
+    /// One scale per row of `a` (length `m`), or one for all (length 1).
+    pub row_scales: &'a [f32],
+    /// One scale per column of `b` (length `n`), or one for all (length 1).
+    pub col_scales: &'a [f32],
+}
+
+impl Int8Product<'_> {
+    fn check(&self) {
+        let (m, k, n) = (self.m, self.k, self.n);
+        assert_eq!(
+            self.a.len(),
+            m * k,
+            "int8 matmul: lhs holds {} values, expected {m}×{k}",
+            self.a.len()
+        );
+        assert!(
+            self.b.k == k && self.b.n == n,
+            "int8 matmul: rhs is {}×{}, expected {k}×{n}",
+            self.b.k,
+            self.b.n
+        );
+        assert!(
+            matches!(self.row_scales.len(), 1) || self.row_scales.len() == m,
+            "int8 matmul: expected 1 or {m} row scales, got {}",
+            self.row_scales.len()
+        );
+        assert!(
+            matches!(self.col_scales.len(), 1) || self.col_scales.len() == n,
+            "int8 matmul: expected 1 or {n} column scales, got {}",
+            self.col_scales.len()
+        );
+        assert!(
+            k < 1 << 17,
+            "int8 matmul: k = {k} could overflow the i32 sums (limit 2^17)"
+        );
+    }
+
+    fn row_scale(&self, i: usize) -> f32 {
+        self.row_scales[if self.row_scales.len() == 1 { 0 } else { i }]
+    }
+
+    fn col_scale(&self, j: usize) -> f32 {
+        self.col_scales[if self.col_scales.len() == 1 { 0 } else { j }]
+    }
+}
+
+/// The kernel families, for tests that force one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Int8Kernel {
+    /// The portable loop.
+    Portable,
+    /// AVX-512 VNNI.
+    Vnni,
+}
+
+/// The fastest kernel this CPU runs.
+pub fn best_kernel() -> Int8Kernel {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512vnni")
+        && std::arch::is_x86_feature_detected!("avx512bw")
+        && std::arch::is_x86_feature_detected!("avx512f")
+    {
+        return Int8Kernel::Vnni;
+    }
+    Int8Kernel::Portable
+}
+
+/// The right operand of integer products, packed once for one kernel (a weight used by many
+/// products is packed once: see `Derived` on the quantized tensor).
+pub struct PackedRhs {
+    kernel: Int8Kernel,
+    k: usize,
+    n: usize,
+    /// Portable: `b` row-major. VNNI: panel `p`, step `q` holds `b[4q + t][16p + c]` at
+    /// `(p · steps + q) · 64 + 4c + t`, zero beyond `k` and `n`.
+    data: Vec<i8>,
+    /// Steps of 4 along `k` (VNNI).
+    steps: usize,
+    /// Panels of 16 columns (VNNI).
+    panels: usize,
+    /// `Σ_k b[k][j]` per (padded) column: the correction of the +128 offset of `a` (VNNI).
+    col_sums: Vec<i32>,
+}
+
+impl PackedRhs {
+    /// `b` (`k × n`, row-major) packed for the fastest kernel.
+    pub fn new(b: &[i8], k: usize, n: usize) -> Self {
+        Self::for_kernel(best_kernel(), b, k, n)
+    }
+
+    /// `b` packed for `kernel`.
+    ///
+    /// # Panics
+    ///
+    /// When the kernel does not run on this CPU or `b` does not hold `k × n` values.
+    pub fn for_kernel(kernel: Int8Kernel, b: &[i8], k: usize, n: usize) -> Self {
+        assert_eq!(
+            b.len(),
+            k * n,
+            "int8 matmul: rhs holds {} values, expected {k}×{n}",
+            b.len()
+        );
+        match kernel {
+            Int8Kernel::Portable => Self {
+                kernel,
+                k,
+                n,
+                data: b.to_vec(),
+                steps: 0,
+                panels: 0,
+                col_sums: Vec::new(),
+            },
+            Int8Kernel::Vnni => {
+                assert_eq!(
+                    best_kernel(),
+                    Int8Kernel::Vnni,
+                    "int8 matmul: this CPU has no AVX-512 VNNI"
+                );
+                #[cfg(target_arch = "x86_64")]
+                return vnni::pack(b, k, n);
+                #[cfg(not(target_arch = "x86_64"))]
+                unreachable!()
+            }
+        }
+    }
+}
+
+/// `out (m × n, row-major) = a · b · scales`, with the kernel `b` was packed for.
+///
+/// # Panics
+///
+/// When the operands do not match their sizes.
+pub fn int8_matmul(product: &Int8Product<'_>, out: &mut [f32]) {
+    product.check();
+    let (m, n) = (product.m, product.n);
+    assert_eq!(
+        out.len(),
+        m * n,
+        "int8 matmul: output holds {} values, expected {m}×{n}",
+        out.len()
+    );
+    if m == 0 || n == 0 {
+        return;
+    }
+    match product.b.kernel {
+        Int8Kernel::Portable => portable(product, out),
+        Int8Kernel::Vnni => {
+            #[cfg(target_arch = "x86_64")]
+            vnni::matmul(product, out);
+        }
+    }
+}
+
+/// Row-parallel driver: `rows(first_row, out_rows)` fills whole rows of `out`.
+fn by_rows(
+    product: &Int8Product<'_>,
+    out: &mut [f32],
+    rows_per_task: usize,
+    rows: impl Fn(usize, &mut [f32]) + Sync,
+) {
+    let n = product.n;
+    if product.m * product.k * n < PARALLEL_THRESHOLD {
+        rows(0, out);
+        return;
+    }
+    out.par_chunks_mut(rows_per_task * n)
+        .enumerate()
+        .for_each(|(task, chunk)| rows(task * rows_per_task, chunk));
+}
+
+fn portable(p: &Int8Product<'_>, out: &mut [f32]) {
+    let (k, n) = (p.k, p.n);
+    by_rows(p, out, 16, |first, chunk| {
+        crate::simd::vectorized(|| {
+            let mut sums = vec![0i32; n];
+            for (r, out_row) in chunk.chunks_exact_mut(n).enumerate() {
+                let i = first + r;
+                sums.fill(0);
+                for (kk, &a) in p.a[i * k..(i + 1) * k].iter().enumerate() {
+                    let a = a as i32;
+                    let b_row = &p.b.data[kk * n..(kk + 1) * n];
+                    for (s, &b) in sums.iter_mut().zip(b_row) {
+                        *s += a * b as i32;
+                    }
+                }
+                let rs = p.row_scale(i);
+                for (j, (o, &s)) in out_row.iter_mut().zip(&sums).enumerate() {
+                    *o = s as f32 * rs * p.col_scale(j);
+                }
+            }
+        })
+    });
+}
+
+#[cfg(target_arch = "x86_64")]
+mod vnni {
+    use super::{Int8Kernel, Int8Product, MR, PANEL, PackedRhs, by_rows};
+    use core::arch::x86_64::*;
+
+    pub(super) fn pack(b: &[i8], k: usize, n: usize) -> PackedRhs {
+        let steps = k.div_ceil(4);
+        let panels = n.div_ceil(PANEL);
+        let mut data = vec![0i8; panels * steps * 64];
+        // Four rows of `b` at a time: the four bytes of column j land together.
+        let zeros = vec![0i8; n];
+        for q in 0..steps {
+            let row = |t: usize| {
+                let kk = 4 * q + t;
+                if kk < k {
+                    &b[kk * n..(kk + 1) * n]
+                } else {
+                    &zeros[..]
+                }
+            };
+            let (r0, r1, r2, r3) = (row(0), row(1), row(2), row(3));
+            for j in 0..n {
+                let at = ((j / PANEL) * steps + q) * 64 + 4 * (j % PANEL);
+                data[at..at + 4].copy_from_slice(&[r0[j], r1[j], r2[j], r3[j]]);
+            }
+        }
+        let mut col_sums = vec![0i32; panels * PANEL];
+        crate::simd::vectorized(|| {
+            for row in b.chunks_exact(n) {
+                for (s, &v) in col_sums.iter_mut().zip(row) {
+                    *s += v as i32;
+                }
+            }
+        });
+        PackedRhs {
+            kernel: Int8Kernel::Vnni,
+            k,
+            n,
+            data,
+            steps,
+            panels,
+            col_sums,
+        }
+    }
+
+    pub(super) fn matmul(p: &Int8Product<'_>, out: &mut [f32]) {
+        let packed = p.b;
+        // 64 rows per task: 8 register tiles, enough work to amortize a task.
+        by_rows(p, out, 64, |first, chunk| {
+            let rows = chunk.len() / p.n;
+            let width = packed.steps * 4;
+            // The task's rows of `a` as u8 (+128), padded with 128 (i8 zero) to whole steps
+            // of 4 and to whole tiles of MR rows.
+            let tiles = rows.div_ceil(MR);
+            let mut a_pack = vec![0x80u8; tiles * MR * width];
+            for r in 0..rows {
+                let i = first + r;
+                let src = &p.a[i * p.k..(i + 1) * p.k];
+                for (dst, &v) in a_pack[r * width..r * width + p.k].iter_mut().zip(src) {
+                    *dst = (v as u8) ^ 0x80;
+                }
+            }
+            // Panels outer, row tiles inner: a panel pair stays in cache across the tiles.
+            let mut panel = 0;
+            while panel < packed.panels {
+                let panels = if packed.panels - panel >= 2 { 2 } else { 1 };
+                for tile in 0..tiles {
+                    let live = MR.min(rows - tile * MR);
+                    let a_tile = &a_pack[tile * MR * width..(tile + 1) * MR * width];
+                    // SAFETY: `best_kernel` checked AVX-512F/BW/VNNI before this path was
+                    // taken; the tile and panels hold `steps` full steps each.
+                    let sums = unsafe {
+                        if panels == 2 {
+                            tile_kernel::<2>(a_tile, width, packed, panel)
+                        } else {
+                            tile_kernel::<1>(a_tile, width, packed, panel)
+                        }
+                    };
+                    let out_rows = &mut chunk[tile * MR * p.n..(tile * MR + live) * p.n];
+                    store(
+                        p,
+                        packed,
+                        first + tile * MR,
+                        live,
+                        panel,
+                        panels,
+                        &sums,
+                        out_rows,
+                    );
+                }
+                panel += panels;
+            }
+        });
+    }
+
+    /// The `i32` sums of an MR-row tile against `NP` panels, `[row][panel·16 + column]`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
+    unsafe fn tile_kernel<const NP: usize>(
+        a_tile: &[u8],
+        width: usize,
+        packed: &PackedRhs,
+        panel: usize,
+    ) -> [[i32; 2 * PANEL]; MR] {
+        let mut acc = [[_mm512_setzero_si512(); NP]; MR];
+        let steps = packed.steps;
+        let base = packed.data.as_ptr();
+        let a = a_tile.as_ptr();
+        for q in 0..steps {
+            let mut b = [_mm512_setzero_si512(); NP];
+            for (np, slot) in b.iter_mut().enumerate() {
+                // SAFETY: panel + np < panels and q < steps: inside `packed.data`.
+                *slot =
+                    unsafe { _mm512_loadu_si512(base.add(((panel + np) * steps + q) * 64).cast()) };
+            }
+            for (r, row_acc) in acc.iter_mut().enumerate() {
+                // SAFETY: r < MR and 4q + 4 ≤ width: inside `a_tile`.
+                let quad = unsafe { (a.add(r * width + 4 * q) as *const i32).read_unaligned() };
+                let bcast = _mm512_set1_epi32(quad);
+                for (slot, &bv) in row_acc.iter_mut().zip(&b) {
+                    *slot = _mm512_dpbusd_epi32(*slot, bcast, bv);
+                }
+            }
+        }
+        let mut sums = [[0i32; 2 * PANEL]; MR];
+        for (row, row_acc) in sums.iter_mut().zip(&acc) {
+            for (np, v) in row_acc.iter().enumerate() {
+                // SAFETY: each row holds 2 panels of 16 i32.
+                unsafe { _mm512_storeu_si512(row.as_mut_ptr().add(np * PANEL).cast(), *v) };
+            }
+        }
+        sums
+    }
+
+    /// Writes a tile's sums, offset-corrected and scaled, into the live rows and columns.
+    #[allow(clippy::too_many_arguments)]
+    fn store(
+        p: &Int8Product<'_>,
+        packed: &PackedRhs,
+        first_row: usize,
+        live: usize,
+        panel: usize,
+        panels: usize,
+        sums: &[[i32; 2 * PANEL]; MR],
+        out_rows: &mut [f32],
+    ) {
+        let col0 = panel * PANEL;
+        let cols = (panels * PANEL).min(p.n - col0);
+        for (r, row) in sums.iter().enumerate().take(live) {
+            let rs = p.row_scale(first_row + r);
+            let out = &mut out_rows[r * p.n + col0..r * p.n + col0 + cols];
+            for (c, o) in out.iter_mut().enumerate() {
+                let j = col0 + c;
+                let exact = row[c] - 128 * packed.col_sums[j];
+                *o = exact as f32 * rs * p.col_scale(j);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reference(p: &Int8Product<'_>, b: &[i8]) -> Vec<f32> {
+        let mut out = vec![0.0; p.m * p.n];
+        for i in 0..p.m {
+            for j in 0..p.n {
+                let s: i64 = (0..p.k)
+                    .map(|kk| p.a[i * p.k + kk] as i64 * b[kk * p.n + j] as i64)
+                    .sum();
+                out[i * p.n + j] = (s as i32) as f32 * p.row_scale(i) * p.col_scale(j);
+            }
+        }
+        out
+    }
+
+    fn values(len: usize, seed: u64, lo: i32, hi: i32) -> Vec<i8> {
+        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        (0..len)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                (lo + (state % (hi - lo + 1) as u64) as i32) as i8
+            })
+            .collect()
+    }
+
+    fn check(kernel: Int8Kernel, m: usize, k: usize, n: usize, per_row: bool) {
+        let a = values(m * k, (m * 31 + k) as u64, -128, 127);
+        let b = values(k * n, (k * 17 + n) as u64, -127, 127);
+        let row_scales: Vec<f32> = if per_row {
+            (0..m).map(|i| 0.5 + i as f32 * 0.25).collect()
+        } else {
+            vec![0.5]
+        };
+        let col_scales: Vec<f32> = (0..n).map(|j| 0.01 * (j % 7 + 1) as f32).collect();
+        let packed = PackedRhs::for_kernel(kernel, &b, k, n);
+        let p = Int8Product {
+            m,
+            k,
+            n,
+            a: &a,
+            b: &packed,
+            row_scales: &row_scales,
+            col_scales: &col_scales,
+        };
+        let mut out = vec![f32::NAN; m * n];
+        int8_matmul(&p, &mut out);
+        // The sums are exact and the scaling is the same sequence of f32 products: equal bits.
+        assert_eq!(out, reference(&p, &b), "{kernel:?} {m}x{k}x{n}");
+    }
+
+    #[test]
+    fn portable_kernel_is_exact() {
+        for (m, k, n) in [
+            (1, 1, 1),
+            (3, 5, 7),
+            (17, 64, 33),
+            (64, 130, 40),
+            (300, 77, 129),
+        ] {
+            check(Int8Kernel::Portable, m, k, n, m % 2 == 1);
+        }
+    }
+
+    #[test]
+    fn vnni_kernel_is_exact() {
+        if best_kernel() != Int8Kernel::Vnni {
+            eprintln!("skipped: this CPU has no AVX-512 VNNI");
+            return;
+        }
+        for (m, k, n) in [
+            (1, 1, 1),
+            (3, 5, 7),
+            (4, 4, 16),
+            (5, 63, 17),
+            (17, 64, 33),
+            (64, 130, 40),
+            (300, 77, 129),
+            (129, 1024, 48),
+        ] {
+            check(Int8Kernel::Vnni, m, k, n, m % 2 == 1);
+        }
+    }
+}
