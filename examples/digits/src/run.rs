@@ -3,11 +3,12 @@
 use crate::data::{self, DigitBatch, DigitBatcher, SEED};
 use crate::model::{Cnn, Mlp};
 use burn::data::dataloader::{DataLoader, DataLoaderBuilder};
-use burn::module::Module;
+use burn::module::{Module, Quantizer};
 use burn::optim::AdamConfig;
 use burn::optim::lr_scheduler::cosine::CosineAnnealingLrSchedulerConfig;
 use burn::store::{ModuleSnapshot, SafetensorsStore};
 use burn::tensor::Device;
+use burn::tensor::quantization::{Calibration, QuantScheme, QuantValue, ScaleDtype};
 use burn::train::{
     ClassificationOutput, LearnerBuilder, MetricHistory, MetricItem, TrainStep, ValidStep,
 };
@@ -121,7 +122,9 @@ where
 }
 
 /// Reloads the weights of `kind` saved under `artifacts/<kind>/` into a freshly built
-/// model on `device` and reports its validation accuracy next to the one training reported.
+/// model on `device` and reports its validation accuracy next to the one training reported,
+/// then the accuracy with the weights quantized to int8 (an error when it loses more than
+/// [`INT8_MAX_LOSS`] points).
 pub fn evaluate(kind: ModelKind, device: &Device, artifacts: &Path) -> Result<(), String> {
     let dir = artifacts.join(kind.name());
     let weights = dir.join("weights.safetensors");
@@ -136,20 +139,20 @@ pub fn evaluate(kind: ModelKind, device: &Device, artifacts: &Path) -> Result<()
         .and_then(|m| m.valid_accuracy)
         .ok_or("the history has no validation accuracy")?;
     let mut store = SafetensorsStore::from_file(&weights);
-    let accuracy = match kind {
+    let (accuracy, int8) = match kind {
         ModelKind::Mlp => {
             let mut model = Mlp::new(device);
             model
                 .load_from(&mut store)
                 .map_err(|e| format!("loading {}: {e}", weights.display()))?;
-            accuracy(&model, device)
+            (accuracy(&model, device), int8_accuracy(model, device))
         }
         ModelKind::Cnn => {
             let mut model = Cnn::new(device);
             model
                 .load_from(&mut store)
                 .map_err(|e| format!("loading {}: {e}", weights.display()))?;
-            accuracy(&model, device)
+            (accuracy(&model, device), int8_accuracy(model, device))
         }
     };
     println!(
@@ -162,7 +165,37 @@ pub fn evaluate(kind: ModelKind, device: &Device, artifacts: &Path) -> Result<()
             "the reloaded model scores {accuracy:.4}%, training reported {reported:.4}%"
         ));
     }
+    println!(
+        "{}: with int8 weights (symmetric, one scale per tensor): validation accuracy \
+         {int8:.2}% ({:+.2} points)",
+        kind.name(),
+        int8 - accuracy
+    );
+    if accuracy - int8 > INT8_MAX_LOSS {
+        return Err(format!(
+            "int8 weights lose {:.2} points of validation accuracy (at most {INT8_MAX_LOSS})",
+            accuracy - int8
+        ));
+    }
     Ok(())
+}
+
+/// The validation accuracy int8 weights may lose, in points.
+const INT8_MAX_LOSS: f64 = 1.0;
+
+/// The validation accuracy of `model` with every parameter quantized to symmetric int8 (one
+/// scale per tensor): `Module::quantize_weights`.
+fn int8_accuracy<M>(model: M, device: &Device) -> f64
+where
+    M: Module + ValidStep<DigitBatch, ClassificationOutput>,
+{
+    let mut quantizer = Quantizer {
+        calibration: Calibration::MinMax,
+        scheme: QuantScheme::default()
+            .with_value(QuantValue::Q8S)
+            .per_tensor(ScaleDtype::F32),
+    };
+    accuracy(&model.quantize_weights(&mut quantizer), device)
 }
 
 /// The validation accuracy of `model` in percent.
@@ -180,4 +213,20 @@ fn accuracy<M: ValidStep<DigitBatch, ClassificationOutput>>(model: &M, device: &
 /// Parses a history written by the learner.
 fn serde_json_history(text: &str) -> Result<MetricHistory, String> {
     MetricHistory::from_json(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trained_mlp_reloads_and_keeps_its_accuracy_with_int8_weights() {
+        let dir = std::env::temp_dir().join(format!("digits-test-{}", std::process::id()));
+        let device = Device::flex();
+        train(ModelKind::Mlp, &device, Some(5), &dir).unwrap();
+        // Reloads, checks the reported accuracy, and fails when int8 weights lose more than
+        // INT8_MAX_LOSS points.
+        evaluate(ModelKind::Mlp, &device, &dir).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
