@@ -175,6 +175,8 @@ mod book {
     #[cfg(feature = "autodiff")]
     #[doc = include_str!("../../../burn-book/src/records.md")]
     struct Records;
+    #[doc = include_str!("../../../burn-book/src/quantization.md")]
+    struct Quantization;
     #[cfg(feature = "autodiff")]
     #[doc = include_str!("../../../burn-book/src/optimizers.md")]
     struct Optimizers;
