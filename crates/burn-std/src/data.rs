@@ -287,10 +287,22 @@ impl TensorData {
         self.convert_dtype(E::DTYPE)
     }
 
-    /// The same values converted to `dtype` (`as`-cast semantics).
+    /// The same values converted to `dtype` (`as`-cast semantics; quantized data converts
+    /// through its dequantized values).
     pub fn convert_dtype(self, dtype: DType) -> Self {
         if dtype == self.dtype {
             return self;
+        }
+        if let DType::QFloat(scheme) = self.dtype {
+            // Quantized data converts through its dequantized f32 values.
+            let shape = self.shape.clone();
+            let (values, scales) = self
+                .as_quantized()
+                .unwrap_or_else(|e| panic!("convert_dtype: invalid quantized data: {e}"))
+                .into_vec_i8();
+            let floats =
+                crate::quantization::dequantize_values(&values, &shape.dims, &scheme, &scales);
+            return Self::new(floats, shape).convert_dtype(dtype);
         }
         let shape = self.shape.clone();
         with_dtype!(dtype, E => Self::new(self.iter::<E>().collect::<Vec<E>>(), shape))

@@ -34,12 +34,19 @@ pub(crate) fn check_quantized_bytes(
             "scheme {scheme} packs dim {dim} from the innermost, outside shape {shape:?}"
         ));
     }
-    if let Some(block) = scheme.block_size()
-        && block.as_slice().len() > rank
-    {
-        return Err(format!(
-            "scheme {scheme} has blocks of more dims than shape {shape:?}"
-        ));
+    if let Some(block) = scheme.block_size() {
+        if block.as_slice().len() > rank {
+            return Err(format!(
+                "scheme {scheme} has blocks of more dims than shape {shape:?}"
+            ));
+        }
+        // Devices hold whole blocks only.
+        let extents = block.to_dim_vec(rank);
+        if extents.iter().zip(shape).any(|(&b, &s)| s % b != 0) {
+            return Err(format!(
+                "blocks of {extents:?} (scheme {scheme}) do not divide shape {shape:?}"
+            ));
+        }
     }
     let expected = quantized_data_len(scheme, &Shape::from(shape.to_vec()));
     if len != expected {

@@ -57,10 +57,10 @@ impl TensorKind for Float {
         }
     }
     fn empty(shape: Shape, device: &D, dtype: DType) -> T {
-        B::float_empty(shape, device, FloatDType::from_dtype(dtype))
+        B::float_empty(shape, device, float_of(dtype, device))
     }
     fn full(shape: Shape, value: Scalar, device: &D, dtype: DType) -> T {
-        B::float_full(shape, value, device, FloatDType::from_dtype(dtype))
+        B::float_full(shape, value, device, float_of(dtype, device))
     }
     fn into_data_async(
         tensor: T,
@@ -72,6 +72,15 @@ impl TensorKind for Float {
     }
     fn default_dtype(settings: &DeviceSettings) -> DType {
         settings.float_dtype.into()
+    }
+}
+
+/// The float dtype new values of `dtype` take: itself, or for a quantized dtype (`zeros_like`
+/// of a quantized tensor) the device's default float dtype.
+fn float_of(dtype: DType, device: &D) -> FloatDType {
+    match dtype {
+        DType::QFloat(_) => burn_backend::get_device_settings::<B>(device).float_dtype,
+        other => FloatDType::from_dtype(other),
     }
 }
 

@@ -79,13 +79,17 @@ pub trait QTensorOps<B: Backend> {
     ) -> QuantizedTensor<B> {
         let scheme = *tensor.scheme();
         let float = dequantize_default::<B>(tensor);
-        B::quantize_dynamic(B::float_gather(dim, float, indices), &scheme)
+        let out = B::float_gather(dim, float, indices);
+        let scheme = BlockGeometry::fitted(&out.shape(), &scheme);
+        B::quantize_dynamic(out, &scheme)
     }
     /// The quantized tensor repeated `times` along `dim` (default: through float).
     fn q_repeat_dim(tensor: QuantizedTensor<B>, dim: usize, times: usize) -> QuantizedTensor<B> {
         let scheme = *tensor.scheme();
         let float = dequantize_default::<B>(tensor);
-        B::quantize_dynamic(B::float_repeat_dim(float, dim, times), &scheme)
+        let out = B::float_repeat_dim(float, dim, times);
+        let scheme = BlockGeometry::fitted(&out.shape(), &scheme);
+        B::quantize_dynamic(out, &scheme)
     }
     /// Concatenates quantized tensors along `dim`, requantized with the first one's scheme.
     fn q_cat(tensors: Vec<QuantizedTensor<B>>, dim: usize) -> QuantizedTensor<B> {
@@ -94,7 +98,9 @@ pub trait QTensorOps<B: Backend> {
             .expect("cat: expected at least one tensor, got none")
             .scheme();
         let floats = tensors.into_iter().map(dequantize_default::<B>).collect();
-        B::quantize_dynamic(B::float_cat(floats, dim), &scheme)
+        let out = B::float_cat(floats, dim);
+        let scheme = BlockGeometry::fitted(&out.shape(), &scheme);
+        B::quantize_dynamic(out, &scheme)
     }
     /// Detaches a quantized tensor from any graph (quantized tensors are never tracked).
     fn q_detach(tensor: QuantizedTensor<B>) -> QuantizedTensor<B> {
@@ -160,15 +166,16 @@ pub fn q_matmul_dequantized<B: Backend>(
     }
 }
 
-/// `out` requantized with `scheme` when `device`'s propagation setting is `Propagate`, else
-/// `out` as it is.
+/// `out` requantized with `scheme` (per tensor when its blocks do not fit `out`) when
+/// `device`'s propagation setting is `Propagate`, else `out` as it is.
 pub fn propagate<B: Backend>(
     out: FloatTensor<B>,
     scheme: &QuantScheme,
     device: &Device<B>,
 ) -> TensorPrimitive<B> {
     if get_device_settings::<B>(device).quantization.propagation == QuantPropagation::Propagate {
-        TensorPrimitive::QFloat(B::quantize_dynamic(out, scheme))
+        let scheme = BlockGeometry::fitted(&out.shape(), scheme);
+        TensorPrimitive::QFloat(B::quantize_dynamic(out, &scheme))
     } else {
         TensorPrimitive::Float(out)
     }

@@ -73,6 +73,30 @@ impl BlockGeometry {
         geometry
     }
 
+    /// Whether `scheme`'s blocks fit `shape` (no more dims than it, dividing every dim).
+    pub fn fits(shape: &Shape, scheme: &QuantScheme) -> bool {
+        let Some(block) = scheme.block_size() else {
+            return true;
+        };
+        let rank = shape.num_dims();
+        block.as_slice().len() <= rank
+            && block
+                .to_dim_vec(rank)
+                .iter()
+                .zip(&shape.dims)
+                .all(|(&b, &s)| s % b == 0)
+    }
+
+    /// `scheme` when its blocks fit `shape`, else the same values and scale dtype with one
+    /// scale per tensor (what a result of another shape is requantized with).
+    pub fn fitted(shape: &Shape, scheme: &QuantScheme) -> QuantScheme {
+        if Self::fits(shape, scheme) {
+            *scheme
+        } else {
+            scheme.per_tensor(scheme.scale_dtype())
+        }
+    }
+
     /// The number of scales.
     pub fn num_scales(&self) -> usize {
         self.grid.iter().product()

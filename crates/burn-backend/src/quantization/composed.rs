@@ -33,7 +33,9 @@ pub struct ComposedQTensor<B: Backend> {
     /// The scheme.
     pub scheme: QuantScheme,
     /// What the backend derived from these values (packed panels, …); clones share it.
-    pub derived: Derived,
+    /// Private, so that a tensor with other values can only be made through
+    /// [`new`](Self::new), which starts it empty.
+    derived: Derived,
 }
 
 /// Data a backend derives from a quantized tensor's values and keeps with them (say, the
@@ -85,6 +87,22 @@ impl<B: Backend> QTensorPrimitive for ComposedQTensor<B> {
 }
 
 impl<B: Backend> ComposedQTensor<B> {
+    /// A quantized tensor of `values` (the tensor's shape, one integer each), `scales` (`[1]`
+    /// or the block grid, `f32`) and `scheme`.
+    pub fn new(values: IntTensor<B>, scales: FloatTensor<B>, scheme: QuantScheme) -> Self {
+        Self {
+            values,
+            scales,
+            scheme,
+            derived: Derived::default(),
+        }
+    }
+
+    /// What the backend derived from these values (see [`Derived`]).
+    pub fn derived(&self) -> &Derived {
+        &self.derived
+    }
+
     /// `tensor` quantized with `scheme` and the given scales (`[1]` or the block grid):
     /// `clamp(round(x / scale), a, b)` for the scheme's value range `[a, b]`.
     ///
@@ -246,11 +264,12 @@ impl<B: Backend> ComposedQTensor<B> {
         }
     }
 
-    /// Dequantizes, runs `op` on the float values, and requantizes with the same scheme.
+    /// Dequantizes, runs `op` on the float values, and requantizes with the same scheme (per
+    /// tensor when its blocks do not fit the result's shape).
     fn requantized(self, op: impl FnOnce(FloatTensor<B>) -> FloatTensor<B>) -> Self {
         let scheme = self.scheme;
         let out = op(self.dequantize(FloatDType::F32));
-        let scheme = scheme.reshape_packing_dim(out.rank());
+        let scheme = BlockGeometry::fitted(&out.shape(), &scheme.reshape_packing_dim(out.rank()));
         Self::quantize_dynamic(out, &scheme)
     }
 

@@ -92,8 +92,9 @@ pub trait Module: Clone + Send + core::fmt::Debug {
         Ok(loaded.to_device(device))
     }
 
-    /// The module with every float parameter quantized by `quantizer` (see [`Quantizer`]):
-    /// its matrix products may then run in integers, its other operations dequantize.
+    /// The module with every float parameter quantized by `quantizer` (see [`Quantizer`]).
+    /// Operations dequantize the weights as they need them; a product of a quantized input
+    /// with a quantized weight may run in integers (Flex).
     fn quantize_weights(self, quantizer: &mut Quantizer) -> Self {
         self.map(quantizer)
     }

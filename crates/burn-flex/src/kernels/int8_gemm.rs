@@ -385,7 +385,9 @@ mod vnni {
             let out = &mut out_rows[r * p.n + col0..r * p.n + col0 + cols];
             for (c, o) in out.iter_mut().enumerate() {
                 let j = col0 + c;
-                let exact = row[c] - 128 * packed.col_sums[j];
+                // The hardware sum of (a + 128)·b may wrap for large k; the exact result fits
+                // in i32, so wrapping arithmetic recovers it.
+                let exact = row[c].wrapping_sub(128i32.wrapping_mul(packed.col_sums[j]));
                 *o = exact as f32 * rs * p.col_scale(j);
             }
         }

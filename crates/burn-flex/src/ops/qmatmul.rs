@@ -55,12 +55,15 @@ fn integer_path(a: &QTensor, b: &QTensor) -> bool {
         return false;
     }
     let k = sa.dims[rank - 1];
-    if sb.dims[rank - 2] != k {
-        return false; // the float path reports the mismatch
+    // The float path reports a mismatch; empty products and k beyond the i32 sums' reach
+    // (2^17) take it too.
+    let (m, n) = (sa.dims[rank - 2], sb.dims[rank - 1]);
+    if sb.dims[rank - 2] != k || m == 0 || n == 0 || k >= 1 << 17 {
+        return false;
     }
     let batches_broadcast = (0..rank - 2).all(|d| {
         let (x, y) = (sa.dims[d], sb.dims[d]);
-        x == y || x == 1 || y == 1
+        (x == y || x == 1 || y == 1) && x > 0 && y > 0
     });
     let (ba, bb) = (block_extents(&a.scheme, sa), block_extents(&b.scheme, sb));
     batches_broadcast && ba[rank - 1] == k && bb[rank - 2] == k
@@ -141,7 +144,7 @@ fn integer_product(a: QTensor, b: QTensor) -> FlexTensor {
         let cols = side_scales(&scales_b, &grid_b, &eb, &vec![0; rank - 2], n, rank - 1);
         // The packed weight is kept with the tensor: packed on its first product only.
         let packed = b
-            .derived
+            .derived()
             .get_or_init(|| PackedRhs::new(&vb, k, n))
             .unwrap_or_else(|| Arc::new(PackedRhs::new(&vb, k, n)));
         let product = Int8Product {

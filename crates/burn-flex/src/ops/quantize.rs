@@ -10,7 +10,7 @@
 use crate::backend::Flex;
 use crate::tensor::pool;
 use crate::{FlexTensor, ops::creation};
-use burn_backend::quantization::{ComposedQTensor, Derived, QuantScheme, ScaleDtype};
+use burn_backend::quantization::{ComposedQTensor, QuantScheme, ScaleDtype};
 use burn_backend::{DType, FloatDType, Shape};
 use half::{bf16, f16};
 use rayon::prelude::*;
@@ -135,12 +135,11 @@ fn quantized(
             })
         });
     let grid = grid_shape(shape, scheme, run);
-    QTensor {
-        values: FlexTensor::from_vec(values, shape.clone()),
-        scales: FlexTensor::from_vec(scales, grid),
-        scheme: *scheme,
-        derived: Derived::default(),
-    }
+    QTensor::new(
+        FlexTensor::from_vec(values, shape.clone()),
+        FlexTensor::from_vec(scales, grid),
+        *scheme,
+    )
 }
 
 /// The scale grid of a fast-path tensor: `[1]`, or the shape with the last dim in blocks.

@@ -162,3 +162,39 @@ fn other_ops_work_on_the_dequantized_values() {
     let argmax = q.argmax(2);
     env.check_int("argmax", argmax, &a.argmax_dim(2));
 }
+
+#[test]
+fn results_the_blocks_do_not_fit_are_requantized_per_tensor() {
+    // [64, 32] in blocks of 32 along the last dim, transposed (blocks now [32, 1]), then
+    // flattened: no block fits [2048], so the result takes one scale.
+    let env = Env::new(crate::device());
+    let a = env.random(&[64, 32], -1.0, 1.0, 941);
+    let q = env.float::<2>(&a).quantize_dynamic(&q8_block(&[32]));
+    let t = q.transpose();
+    let values = dequantized(t.clone());
+    let flat: Tensor<1> = t.reshape([2048]);
+    assert!(flat.is_quantized());
+    assert_eq!(flat.dtype(), burn::tensor::DType::QFloat(q8_tensor()));
+    check_dequantized(
+        &env,
+        "reshape to [2048]",
+        flat,
+        &values.reshape(&[2048]),
+        quantum(&values),
+    );
+    // A slice that cuts blocks likewise.
+    let q = env.float::<2>(&a).quantize_dynamic(&q8_block(&[32]));
+    let got = q.slice([0..4, 0..10]);
+    let expected = dequantized(env.float::<2>(&a).quantize_dynamic(&q8_block(&[32])))
+        .slice(&[Range::new(0, Some(4)), Range::new(0, Some(10))]);
+    check_dequantized(&env, "slice across blocks", got, &expected, quantum(&a));
+}
+
+#[test]
+fn creation_like_a_quantized_tensor_gives_floats() {
+    let env = Env::new(crate::device());
+    let q = Tensor::<2>::ones([2, 3], &env.device).quantize_dynamic(&q8_tensor());
+    let zeros = q.zeros_like();
+    assert_eq!(zeros.dtype(), burn::tensor::DType::from(env.dtype));
+    env.check("zeros_like", zeros, &RefArray::full(&[2, 3], 0.0), 0.0);
+}

@@ -139,3 +139,14 @@ fn batched_and_per_row_or_column_scales() {
         abs,
     );
 }
+
+#[test]
+fn empty_quantized_products() {
+    let env = Env::new(crate::device());
+    let a = Tensor::<2>::ones([2, 4], &env.device).quantize_dynamic(&q8_tensor());
+    let b = Tensor::<2>::ones([4, 3], &env.device).quantize_dynamic(&q8_tensor());
+    let none: Tensor<2> = b.clone().slice([0..4, 0..0]);
+    assert_eq!(a.clone().matmul(none).dims(), [2, 0]);
+    let rows: Tensor<2> = a.slice([0..0, 0..4]);
+    assert_eq!(rows.matmul(b).dims(), [0, 3]);
+}

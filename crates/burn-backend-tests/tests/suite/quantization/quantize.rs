@@ -183,3 +183,35 @@ fn float_value_schemes_are_refused() {
     let x = Tensor::<1>::ones([4], &env.device);
     let _ = x.quantize_dynamic(&QuantScheme::default().with_value(QuantValue::E4M3));
 }
+
+#[test]
+fn a_quantizer_leaves_parameters_its_blocks_do_not_fit_as_floats() {
+    use burn::module::{Module, Quantizer};
+    use burn::nn::LinearConfig;
+    let env = Env::new(crate::device());
+    let linear = LinearConfig::new(64, 10).init(&env.device);
+    let scheme = q8_block(&[32, 1]);
+    let mut quantizer = Quantizer {
+        calibration: Calibration::MinMax,
+        scheme,
+    };
+    let linear = linear.quantize_weights(&mut quantizer);
+    assert_quantized("weight", &linear.weight.val(), &scheme);
+    let bias = linear.bias.as_ref().expect("a bias").val();
+    assert!(
+        !bias.is_quantized(),
+        "the bias [10] cannot hold blocks of [32, 1]"
+    );
+    let y = linear.forward(Tensor::<2>::ones([3, 64], &env.device));
+    assert_eq!(y.dims(), [3, 10]);
+}
+
+#[test]
+fn quantized_data_converts_to_floats_on_the_host() {
+    let data = TensorData::quantized(vec![-127i8, 0, 64, 127], [4], q8_tensor(), &[0.5]);
+    let floats = data.convert_dtype(burn::tensor::DType::F32);
+    assert_eq!(
+        floats.to_vec::<f32>().unwrap(),
+        vec![-63.5, 0.0, 32.0, 63.5]
+    );
+}
