@@ -50,6 +50,32 @@ fn piece_len(run: usize) -> usize {
     }
 }
 
+/// `out[i] = f(src[i], scales[i / run])`: one scale per run of `run` elements, in parallel
+/// pieces of whole runs, each compiled for the CPU's vector width.
+fn map_runs<I: Copy + Sync, O: Send>(
+    src: &[I],
+    out: &mut [O],
+    run: usize,
+    scales: &[f32],
+    f: impl Fn(I, f32) -> O + Sync,
+) {
+    let piece = piece_len(run);
+    out.par_chunks_mut(piece)
+        .zip(src.par_chunks(piece))
+        .enumerate()
+        .for_each(|(c, (out, src))| {
+            crate::simd::vectorized(|| {
+                let len = run.min(piece);
+                for (b, (out, src)) in out.chunks_mut(len).zip(src.chunks(len)).enumerate() {
+                    let s = scales[(c * piece) / run + b];
+                    for (o, &v) in out.iter_mut().zip(src) {
+                        *o = f(v, s);
+                    }
+                }
+            })
+        });
+}
+
 /// The scales of `scheme` from the largest magnitude of each block.
 fn scale_of(scheme: &QuantScheme, alpha: f32) -> f32 {
     let (a, b) = scheme.value.range();
@@ -115,25 +141,9 @@ fn quantized(
 ) -> QTensor {
     let (lo, hi) = scheme.value.range();
     let mut values = pool::for_overwrite::<i8>(x.len());
-    let piece = piece_len(run);
-    values
-        .par_chunks_mut(piece)
-        .zip(x.par_chunks(piece))
-        .enumerate()
-        .for_each(|(c, (out, src))| {
-            crate::simd::vectorized(|| {
-                for (b, (out, src)) in out
-                    .chunks_mut(run.min(piece))
-                    .zip(src.chunks(run.min(piece)))
-                    .enumerate()
-                {
-                    let s = scales[(c * piece) / run + b];
-                    for (q, &v) in out.iter_mut().zip(src) {
-                        *q = round_half_even((v / s).clamp(lo, hi)) as i8;
-                    }
-                }
-            })
-        });
+    map_runs(x, &mut values, run, &scales, |v, s| {
+        round_half_even((v / s).clamp(lo, hi)) as i8
+    });
     let grid = grid_shape(shape, scheme, run);
     QTensor::new(
         FlexTensor::from_vec(values, shape.clone()),
@@ -176,24 +186,7 @@ pub fn dequantize(tensor: QTensor, dtype: FloatDType) -> FlexTensor {
     let q = tensor.values.values::<i8>();
     let scales = tensor.scales.values::<f32>();
     let mut out = pool::for_overwrite::<f32>(q.len());
-    let piece = piece_len(run);
-    out.par_chunks_mut(piece)
-        .zip(q.par_chunks(piece))
-        .enumerate()
-        .for_each(|(c, (out, src))| {
-            crate::simd::vectorized(|| {
-                for (b, (out, src)) in out
-                    .chunks_mut(run.min(piece))
-                    .zip(src.chunks(run.min(piece)))
-                    .enumerate()
-                {
-                    let s = scales[(c * piece) / run + b];
-                    for (x, &v) in out.iter_mut().zip(src) {
-                        *x = v as f32 * s;
-                    }
-                }
-            })
-        });
+    map_runs(&q, &mut out, run, &scales, |v, s| v as f32 * s);
     let out = FlexTensor::from_vec(out, tensor.values.shape().clone());
     match dtype {
         FloatDType::F32 => out,
