@@ -5,6 +5,7 @@
 
 mod autodiff;
 mod backend;
+pub mod capture;
 pub mod extension;
 mod routing;
 mod tensor;

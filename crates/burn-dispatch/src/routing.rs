@@ -11,10 +11,60 @@
 /// - one constructor per entry (`DispatchDevice::flex()`);
 /// - `dispatch!(tensor_ref, E, B => body)` and `dispatch_device!(device_ref, E, B => body)`,
 ///   which run `body` with `E` bound to the entry and `B` to the backend of the variant.
+///
+/// After the entries, `; recording [Variant, path::Backend, adopt, base]` adds the recording
+/// entry (graph capture, `crate::capture`): a variant and an entry like the others, but not a
+/// device of its own (no constructor, not in `compiled_defaults`); `adopt` turns a tensor of
+/// another variant into a tensor of the recording (a constant of the captured graph) where the
+/// other entries would panic, `base` gives the device a recording runs for.
 #[macro_export]
 #[doc(hidden)]
 macro_rules! define_dispatch {
-    ($d:tt $([$variant:ident, $backend:path, $feature:literal, $constructor:ident, $index:literal])*) => {
+    (@entry [$variant:ident, $backend:path, $index:literal] |$other:ident| $fallback:expr) => {
+        impl BackendEntry for entries::$variant {
+            type Backend = $backend;
+            const NAME: &'static str = stringify!($variant);
+            const INDEX: u16 = $index;
+
+            fn wrap(tensor: $crate::BackendTensor<$backend>) -> DispatchTensor {
+                DispatchTensor::$variant(tensor)
+            }
+            fn unwrap(tensor: DispatchTensor) -> $crate::BackendTensor<$backend> {
+                #[allow(unreachable_patterns)]
+                match tensor {
+                    DispatchTensor::$variant(tensor) => tensor,
+                    $other => $fallback,
+                }
+            }
+            fn unwrap_ref(tensor: &DispatchTensor) -> &$crate::BackendTensor<$backend> {
+                #[allow(unreachable_patterns)]
+                match tensor {
+                    DispatchTensor::$variant(tensor) => tensor,
+                    other => panic!(
+                        "expected a tensor on a {} device, got one on a {} device",
+                        Self::NAME,
+                        other.backend_name()
+                    ),
+                }
+            }
+            fn wrap_device(
+                device: <$backend as $crate::__private::BackendTypes>::Device,
+            ) -> DispatchDevice {
+                DispatchDevice::$variant(device)
+            }
+            fn device(
+                device: &DispatchDevice,
+            ) -> <$backend as $crate::__private::BackendTypes>::Device {
+                #[allow(unreachable_patterns)]
+                match device.base() {
+                    DispatchDevice::$variant(device) => device.clone(),
+                    other => panic!("expected a {} device, got {other:?}", Self::NAME),
+                }
+            }
+        }
+    };
+    ($d:tt $([$variant:ident, $backend:path, $feature:literal, $constructor:ident, $index:literal])*
+     $(; recording [$rvariant:ident, $rbackend:path, $radopt:path, $rbase:path])?) => {
         /// The backend the public API runs on: routes each operation to the backend of the
         /// tensor's (or device's) catalog variant.
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -34,6 +84,10 @@ macro_rules! define_dispatch {
             /// A catalog device whose float tensors can be tracked for autodiff.
             #[cfg(feature = "autodiff")]
             Autodiff(AutodiffDevice),
+            $(
+                /// The device of a graph capture in progress: its operations are recorded.
+                $rvariant(<$rbackend as $crate::__private::BackendTypes>::Device),
+            )?
         }
 
         impl PartialEq for DispatchDevice {
@@ -44,6 +98,7 @@ macro_rules! define_dispatch {
                         #[cfg(feature = $feature)]
                         (DispatchDevice::$variant(a), DispatchDevice::$variant(b)) => a == b,
                     )*
+                    $( (DispatchDevice::$rvariant(a), DispatchDevice::$rvariant(b)) => a == b, )?
                     _ => false,
                 }
             }
@@ -62,6 +117,12 @@ macro_rules! define_dispatch {
                             device.hash(state);
                         }
                     )*
+                    $(
+                        DispatchDevice::$rvariant(device) => {
+                            stringify!($rvariant).hash(state);
+                            device.hash(state);
+                        }
+                    )?
                     _ => unreachable!("base() never returns an autodiff device"),
                 }
             }
@@ -79,6 +140,10 @@ macro_rules! define_dispatch {
                 #[doc = concat!("A tensor of the `", stringify!($variant), "` backend.")]
                 $variant($crate::BackendTensor<$backend>),
             )*
+            $(
+                /// A tensor of a graph capture in progress (an id in its recording).
+                $rvariant($crate::BackendTensor<$rbackend>),
+            )?
         }
 
         /// Wraps and unwraps the variant of one catalog entry.
@@ -208,57 +273,25 @@ macro_rules! define_dispatch {
                 #[derive(Debug, Clone, Copy)]
                 pub struct $variant;
             )*
+            $(
+                /// The recording entry (graph capture).
+                #[derive(Debug, Clone, Copy)]
+                pub struct $rvariant;
+            )?
         }
 
         $(
             #[cfg(feature = $feature)]
-            impl BackendEntry for entries::$variant {
-                type Backend = $backend;
-                const NAME: &'static str = stringify!($variant);
-                const INDEX: u16 = $index;
-
-                fn wrap(tensor: $crate::BackendTensor<$backend>) -> DispatchTensor {
-                    DispatchTensor::$variant(tensor)
-                }
-                fn unwrap(tensor: DispatchTensor) -> $crate::BackendTensor<$backend> {
-                    #[allow(unreachable_patterns)]
-                    match tensor {
-                        DispatchTensor::$variant(tensor) => tensor,
-                        other => panic!(
-                            "expected a tensor on a {} device, got one on a {} device; move \
-                             tensors to one device with `to_device` before combining them",
-                            Self::NAME,
-                            other.backend_name()
-                        ),
-                    }
-                }
-                fn unwrap_ref(tensor: &DispatchTensor) -> &$crate::BackendTensor<$backend> {
-                    #[allow(unreachable_patterns)]
-                    match tensor {
-                        DispatchTensor::$variant(tensor) => tensor,
-                        other => panic!(
-                            "expected a tensor on a {} device, got one on a {} device",
-                            Self::NAME,
-                            other.backend_name()
-                        ),
-                    }
-                }
-                fn wrap_device(
-                    device: <$backend as $crate::__private::BackendTypes>::Device,
-                ) -> DispatchDevice {
-                    DispatchDevice::$variant(device)
-                }
-                fn device(
-                    device: &DispatchDevice,
-                ) -> <$backend as $crate::__private::BackendTypes>::Device {
-                    #[allow(unreachable_patterns)]
-                    match device.base() {
-                        DispatchDevice::$variant(device) => device.clone(),
-                        other => panic!("expected a {} device, got {other:?}", Self::NAME),
-                    }
-                }
-            }
+            $crate::define_dispatch!(@entry [$variant, $backend, $index] |other| panic!(
+                "expected a tensor on a {} device, got one on a {} device; move \
+                 tensors to one device with `to_device` before combining them",
+                stringify!($variant),
+                other.backend_name()
+            ));
         )*
+        $(
+            $crate::define_dispatch!(@entry [$rvariant, $rbackend, 15] |other| $radopt(other));
+        )?
 
         #[allow(unused_macros)]
         macro_rules! dispatch {
@@ -274,6 +307,15 @@ macro_rules! define_dispatch {
                             $d body
                         }
                     )*
+                    $(
+                        DispatchTensor::$rvariant(_) => {
+                            #[allow(dead_code)]
+                            type $d E = entries::$rvariant;
+                            #[allow(dead_code)]
+                            type $d B = $rbackend;
+                            $d body
+                        }
+                    )?
                 }
             };
         }
@@ -293,6 +335,15 @@ macro_rules! define_dispatch {
                             $d body
                         }
                     )*
+                    $(
+                        DispatchDevice::$rvariant(_) => {
+                            #[allow(dead_code)]
+                            type $d E = entries::$rvariant;
+                            #[allow(dead_code)]
+                            type $d B = $rbackend;
+                            $d body
+                        }
+                    )?
                     _ => unreachable!("base() never returns an autodiff device"),
                 }
             };
@@ -306,6 +357,16 @@ macro_rules! define_dispatch {
                         #[cfg(feature = $feature)]
                         DispatchTensor::$variant(_) => stringify!($variant),
                     )*
+                    $( DispatchTensor::$rvariant(_) => stringify!($rvariant), )?
+                }
+            }
+
+            /// Whether this tensor belongs to a graph capture in progress.
+            pub fn is_recording(&self) -> bool {
+                #[allow(unreachable_patterns)]
+                match self {
+                    $( DispatchTensor::$rvariant(_) => true, )?
+                    _ => false,
                 }
             }
         }
@@ -327,7 +388,17 @@ macro_rules! define_dispatch {
                         #[cfg(feature = $feature)]
                         DispatchDevice::$variant(_) => stringify!($variant),
                     )*
+                    $( DispatchDevice::$rvariant(_) => stringify!($rvariant), )?
                     _ => unreachable!("base() never returns an autodiff device"),
+                }
+            }
+
+            /// For the device of a graph capture in progress, the device it records for.
+            pub fn recording_base(&self) -> Option<&DispatchDevice> {
+                #[allow(unreachable_patterns)]
+                match self {
+                    $( DispatchDevice::$rvariant(device) => Some($rbase(device)), )?
+                    _ => None,
                 }
             }
 

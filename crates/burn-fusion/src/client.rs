@@ -1,9 +1,9 @@
 //! The client of one device's fusion server: the handle tensors keep, shared by every thread.
 
 use crate::FusionBackend;
-use crate::handles::Handle;
 use crate::server::{Server, StreamId};
 use burn_backend::{DeviceId, DeviceOps};
+use burn_ir::Handle;
 use burn_ir::{OperationIr, TensorId};
 use std::any::{Any, TypeId};
 use std::collections::HashMap;

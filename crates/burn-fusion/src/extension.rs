@@ -1,9 +1,9 @@
 //! The hook backend extensions need: leave the lazy world for one operation (run what a tensor
 //! depends on and take the executing backend's tensor), and come back with its result.
 
-use crate::handles::Handle;
 use crate::ops::read::{ready, upload};
 use crate::{FusionBackend, FusionTensor};
+use burn_ir::Handle;
 
 impl<B: FusionBackend> FusionTensor<B> {
     /// The executing backend's tensor, after running every queued operation it depends on. For

@@ -15,15 +15,14 @@
 mod backend;
 mod client;
 mod extension;
-mod handles;
 mod ops;
 pub mod plan;
 mod server;
 mod tensor;
 
 pub use backend::{Fusion, FusionBackend};
+pub use burn_ir::{ExecutionContext, Handle};
 pub use client::{FusionStats, stats};
-pub use handles::{ExecutionContext, Handle};
 pub use plan::{FusedExecution, Fuser};
 pub use tensor::FusionTensor;
 

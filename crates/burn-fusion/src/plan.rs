@@ -2,7 +2,7 @@
 //! of each queue is cached under the queue's relative key.
 
 use crate::FusionBackend;
-use crate::handles::ExecutionContext;
+use burn_ir::ExecutionContext;
 use burn_ir::{OperationIr, RelativeKey, relative_key};
 use std::collections::HashMap;
 use std::sync::Arc;

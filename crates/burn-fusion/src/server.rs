@@ -3,9 +3,9 @@
 
 use crate::FusionBackend;
 use crate::client::FusionStats;
-use crate::handles::ExecutionContext;
 use crate::ops::execute;
 use crate::plan::{Fuser, Planner, Step};
+use burn_ir::ExecutionContext;
 use burn_ir::{OperationIr, TensorId, TensorStatus};
 use std::collections::HashMap;
 

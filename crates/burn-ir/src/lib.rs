@@ -9,11 +9,13 @@
 
 #[macro_use]
 pub mod table;
+pub mod execute;
 mod operation;
 mod relative;
 pub mod rules;
 mod tensor;
 
+pub use execute::{ExecutionContext, Handle, execute};
 pub use operation::*;
 pub use relative::{RelativeKey, relative_key};
 pub use rules::{RuleCtx, TensorSpec};

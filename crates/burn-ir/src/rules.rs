@@ -3,7 +3,9 @@
 //! operation, as the executing backend would.
 
 use crate::tensor::TensorIr;
-use burn_backend::{DType, DeviceSettings, FloatDType, Shape, Slice};
+use burn_backend::{
+    ConvOptions, ConvTransposeOptions, DType, DeviceSettings, FloatDType, Shape, Slice,
+};
 use core::ops::Range;
 
 /// What a rule may read besides the arguments: the operation's name (for panics) and the
@@ -290,4 +292,138 @@ pub fn spatial(c: &RuleCtx, x: &TensorIr, size: [usize; 2]) -> TensorSpec {
     );
     let d = &x.shape.dims;
     TensorSpec::new(Shape::new([d[0], d[1], size[0], size[1]]), x.dtype)
+}
+
+/// The last two dims swapped.
+pub fn transpose(c: &RuleCtx, t: &TensorIr) -> TensorSpec {
+    let rank = t.shape.num_dims();
+    if rank < 2 {
+        return same(c, t);
+    }
+    swap_dims(c, t, rank - 2, rank - 1)
+}
+
+/// The rows of `weights [n, d]` at `indices`: `indices`' shape with `d` appended.
+pub fn embedding(c: &RuleCtx, weights: &TensorIr, indices: &TensorIr) -> TensorSpec {
+    assert!(
+        weights.shape.num_dims() == 2,
+        "{}: expected weights [n, d], got {:?}",
+        c.op,
+        weights.shape.dims
+    );
+    let mut dims = indices.shape.dims.clone();
+    dims.push(weights.shape.dims[1]);
+    TensorSpec::new(Shape::new(dims), weights.dtype)
+}
+
+/// The output length of a pooling window along one dim (PyTorch's `pooling_output_shape`).
+fn pool_len(
+    c: &RuleCtx,
+    input: usize,
+    k: usize,
+    s: usize,
+    p: usize,
+    d: usize,
+    ceil: bool,
+) -> usize {
+    assert!(
+        k > 0 && s > 0 && d > 0,
+        "{}: kernel, stride and dilation must be positive",
+        c.op
+    );
+    let extent = d * (k - 1) + 1;
+    assert!(
+        input + 2 * p >= extent,
+        "{}: expected the dilated kernel extent ({extent}) to fit the padded input ({})",
+        c.op,
+        input + 2 * p
+    );
+    let span = input + 2 * p - extent;
+    let mut out = if ceil { span.div_ceil(s) } else { span / s } + 1;
+    // With `ceil`, the last window must start inside the input or its left padding.
+    if ceil && (out - 1) * s >= input + p {
+        out -= 1;
+    }
+    out
+}
+
+/// A 2-d pooling of `x [n, c, h, w]`.
+pub fn pool2d(
+    c: &RuleCtx,
+    x: &TensorIr,
+    kernel: [usize; 2],
+    stride: [usize; 2],
+    padding: [usize; 2],
+    dilation: [usize; 2],
+    ceil: bool,
+) -> TensorSpec {
+    let size: [usize; 2] = core::array::from_fn(|i| {
+        let input = x.shape.dims.get(2 + i).copied().unwrap_or(0);
+        pool_len(
+            c,
+            input,
+            kernel[i],
+            stride[i],
+            padding[i],
+            dilation[i],
+            ceil,
+        )
+    });
+    spatial(c, x, size)
+}
+
+fn conv_input(c: &RuleCtx, x: &TensorIr, weight: &TensorIr) {
+    assert!(
+        x.shape.num_dims() == 4 && weight.shape.num_dims() == 4,
+        "{}: expected a [n, c, h, w] input and a 4-d weight, got {:?} and {:?}",
+        c.op,
+        x.shape.dims,
+        weight.shape.dims
+    );
+}
+
+/// A 2-d convolution of `x [n, c_in, h, w]` by `weight [c_out, c_in / groups, kh, kw]`.
+pub fn conv2d(
+    c: &RuleCtx,
+    x: &TensorIr,
+    weight: &TensorIr,
+    options: &ConvOptions<2>,
+) -> TensorSpec {
+    conv_input(c, x, weight);
+    let (xd, wd) = (&x.shape.dims, &weight.shape.dims);
+    let size: [usize; 2] = core::array::from_fn(|i| {
+        pool_len(
+            c,
+            xd[2 + i],
+            wd[2 + i],
+            options.stride[i],
+            options.padding[i],
+            options.dilation[i],
+            false,
+        )
+    });
+    TensorSpec::new(Shape::new([xd[0], wd[0], size[0], size[1]]), x.dtype)
+}
+
+/// A 2-d transposed convolution of `x [n, c_in, h, w]` by `weight [c_in, c_out / groups, kh, kw]`.
+pub fn conv_transpose2d(
+    c: &RuleCtx,
+    x: &TensorIr,
+    weight: &TensorIr,
+    options: &ConvTransposeOptions<2>,
+) -> TensorSpec {
+    conv_input(c, x, weight);
+    let (xd, wd) = (&x.shape.dims, &weight.shape.dims);
+    let size: [usize; 2] = core::array::from_fn(|i| {
+        let full = (xd[2 + i].max(1) - 1) * options.stride[i]
+            + options.dilation[i] * (wd[2 + i].max(1) - 1)
+            + options.padding_out[i]
+            + 1;
+        full.checked_sub(2 * options.padding[i])
+            .unwrap_or_else(|| panic!("{}: the padding is larger than the output", c.op))
+    });
+    TensorSpec::new(
+        Shape::new([xd[0], wd[1] * options.groups, size[0], size[1]]),
+        x.dtype,
+    )
 }

@@ -64,6 +64,12 @@ pub enum DeviceFilter {
     Kind(DeviceKind),
 }
 
+impl AsRef<DispatchDevice> for Device {
+    fn as_ref(&self) -> &DispatchDevice {
+        &self.inner
+    }
+}
+
 impl Device {
     /// The native CPU device (Flex).
     #[cfg(feature = "flex")]

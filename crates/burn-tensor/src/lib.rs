@@ -12,6 +12,7 @@
 
 pub mod activation;
 mod bridge;
+pub mod capture;
 mod device;
 #[cfg(feature = "cube")]
 mod device_cube;

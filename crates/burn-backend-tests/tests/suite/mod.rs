@@ -3,6 +3,7 @@
 //! binary defines; nothing here names a backend.
 
 mod bool;
+mod capture;
 mod float;
 mod int;
 mod misc;

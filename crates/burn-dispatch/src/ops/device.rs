@@ -41,8 +41,12 @@ impl Backend for Dispatch {
 
 impl DeviceOps for DispatchDevice {
     /// The backend device's id, its kind tagged with the catalog index (top 4 bits) so that
-    /// devices of different entries never share settings.
+    /// devices of different entries never share settings. A capture's device shares the
+    /// settings of the device it records for.
     fn id(&self) -> DeviceId {
+        if let Some(base) = self.recording_base() {
+            return base.id();
+        }
         dispatch_device!(self, E, B => {
             let inner = E::device(self).id();
             DeviceId::new((E::INDEX << 12) | (inner.type_id & 0x0fff), inner.index_id)
@@ -50,6 +54,12 @@ impl DeviceOps for DispatchDevice {
     }
     fn kind(&self) -> burn_backend::DeviceKind {
         dispatch_device!(self, E, B => E::device(self).kind())
+    }
+}
+
+impl AsRef<DispatchDevice> for DispatchDevice {
+    fn as_ref(&self) -> &DispatchDevice {
+        self
     }
 }
 

@@ -122,7 +122,8 @@ impl FloatTensorOps<Self> for Dispatch {
     fn float_matmul(lhs: T, rhs: T) -> T {
         let tracked = lhs.checkpointing().is_some() || rhs.checkpointing().is_some();
         if !tracked && (super::is_quantized(&lhs) || super::is_quantized(&rhs)) {
-            return dispatch!(&lhs, E, B => E::wrap_primitive(B::q_matmul(E::primitive(lhs), E::primitive(rhs))));
+            let route = if rhs.is_recording() { &rhs } else { &lhs };
+            return dispatch!(route, E, B => E::wrap_primitive(B::q_matmul(E::primitive(lhs), E::primitive(rhs))));
         }
         forward!(@body float_matmul [] (lhs => float, rhs => float) -> float)
     }

@@ -140,8 +140,12 @@ macro_rules! forward {
             forward!(@body $op [$($route)?] ($first => $fk $(, $arg => $ak)*) -> $rk)
         }
     )*};
-    (@body $op:ident [$($route:ident)?] ($first:ident => $fk:ident $(, $arg:ident => $ak:ident)*) -> $rk:ident) => {
-        dispatch!(&route_arg!($($route)?; $first), E, B => {
+    (@body $op:ident [$($route:ident)?] ($first:ident => $fk:ident $(, $arg:ident => $ak:ident)*) -> $rk:ident) => {{
+        // A tensor being captured takes the op to the recording, whatever the other arguments.
+        let route: &DispatchTensor = recording_arg!($fk, &$first)
+            $(.or(recording_arg!($ak, &$arg)))*
+            .unwrap_or(&route_arg!($($route)?; $first));
+        dispatch!(route, E, B => {
             #[cfg(feature = "autodiff")]
             if let Some(strategy) = $crate::merge_strategies([
                 strategy_of!($fk, &$first) $(, strategy_of!($ak, &$arg))*
@@ -162,6 +166,37 @@ macro_rules! forward {
                 B::$op(convert_in!(E, $fk, $first) $(, convert_in!(E, $ak, $arg))*)
             )
         })
+    }};
+}
+
+/// The argument, when it is a tensor being captured.
+macro_rules! recording_arg {
+    (float, $x:expr) => {
+        Some($x).filter(|t: &&DispatchTensor| t.is_recording())
+    };
+    (int, $x:expr) => {
+        recording_arg!(float, $x)
+    };
+    (bool, $x:expr) => {
+        recording_arg!(float, $x)
+    };
+    (floats, $x:expr) => {
+        $x.iter().find(|t| t.is_recording())
+    };
+    (ints, $x:expr) => {
+        recording_arg!(floats, $x)
+    };
+    (bools, $x:expr) => {
+        recording_arg!(floats, $x)
+    };
+    (opt_float, $x:expr) => {
+        $x.as_ref().filter(|t| t.is_recording())
+    };
+    (opt_bool, $x:expr) => {
+        recording_arg!(opt_float, $x)
+    };
+    ($kind:ident, $x:expr) => {
+        Option::<&DispatchTensor>::None
     };
 }
 
@@ -206,6 +241,7 @@ use prelude::*;
 mod activation;
 mod autodiff;
 mod bool;
+mod capture;
 mod device;
 mod float;
 mod int;
@@ -224,6 +260,7 @@ mod prelude {
     };
     pub(super) use crate::BackendTensor;
     pub(super) use burn_backend::ops::*;
+    pub(super) use burn_backend::tensor::{BoolTensor, FloatTensor, IntTensor};
     pub(super) use burn_backend::{
         Backend, DType, Distribution, ExecutionError, FloatDType, IntDType, Scalar, Shape, Slice,
         TensorData, TensorMetadata,

@@ -10,6 +10,9 @@ use burn_backend::read_sync;
 /// path when it moves within its backend (to a plain device too: use `inner()` to leave the
 /// graph); across backends it must be detached first.
 pub(super) fn float_to_device(tensor: DispatchTensor, device: &DispatchDevice) -> DispatchTensor {
+    if tensor.is_recording() != device.recording_base().is_some() {
+        return super::capture::recording_move(tensor, device);
+    }
     let same_backend = tensor.backend_name() == device.backend_name();
     if super::is_quantized(&tensor) {
         if same_backend {
@@ -46,6 +49,9 @@ pub(super) fn float_to_device(tensor: DispatchTensor, device: &DispatchDevice) -
 
 /// Moves an int tensor to `device`.
 pub(super) fn int_to_device(tensor: DispatchTensor, device: &DispatchDevice) -> DispatchTensor {
+    if tensor.is_recording() != device.recording_base().is_some() {
+        return super::capture::recording_move(tensor, device);
+    }
     if tensor.backend_name() == device.backend_name() {
         return dispatch!(&tensor, E, B => E::wrap_int(B::int_to_device(E::int(tensor), &E::device(device))));
     }
@@ -56,6 +62,9 @@ pub(super) fn int_to_device(tensor: DispatchTensor, device: &DispatchDevice) -> 
 
 /// Moves a bool tensor to `device`.
 pub(super) fn bool_to_device(tensor: DispatchTensor, device: &DispatchDevice) -> DispatchTensor {
+    if tensor.is_recording() != device.recording_base().is_some() {
+        return super::capture::recording_move(tensor, device);
+    }
     if tensor.backend_name() == device.backend_name() {
         return dispatch!(&tensor, E, B => E::wrap_bool(B::bool_to_device(E::bool(tensor), &E::device(device))));
     }

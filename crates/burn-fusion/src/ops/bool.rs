@@ -2,11 +2,11 @@
 
 use super::prelude::*;
 use super::read::{read, to_device, upload};
-use crate::handles::Handle;
 use burn_backend::{ExecutionError, TensorData};
+use burn_ir::Handle;
 
 impl<B: FusionBackend> BoolTensorOps<Self> for Fusion<B> {
-    burn_ir::bool_operations!(fusion_methods);
+    burn_ir::bool_operations!(fusion_methods, decomposed);
 
     fn bool_from_data(data: TensorData, device: &B::Device) -> FusionTensor<B> {
         upload(Handle::Bool(B::bool_from_data(data, device)), device)

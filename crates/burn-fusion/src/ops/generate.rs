@@ -1,5 +1,5 @@
-//! The callback macros the operation tables expand into: one writes the `Fusion<B>` trait
-//! methods that record an operation, the other the executor that runs it on `B`.
+//! The callback macro the operation tables expand into: it writes the `Fusion<B>` trait
+//! methods that record an operation (the executor that runs them is `burn_ir::execute`).
 
 /// The `Fusion<B>` parameter type of an argument kind.
 macro_rules! fusion_arg_ty {
@@ -115,99 +115,5 @@ macro_rules! fusion_methods {
                 FusionTensor::new(id, shape, dtype, client)
             }
         )*
-    };
-}
-
-/// An argument of the executing backend's method, taken from the context.
-macro_rules! fusion_exec_arg {
-    (F; $ctx:ident, $device:ident, $x:expr) => {
-        $ctx.take_float(&$x)
-    };
-    (I; $ctx:ident, $device:ident, $x:expr) => {
-        $ctx.take_int(&$x)
-    };
-    (B; $ctx:ident, $device:ident, $x:expr) => {
-        $ctx.take_bool(&$x)
-    };
-    (OptF; $ctx:ident, $device:ident, $x:expr) => {
-        $x.as_ref().map(|t| $ctx.take_float(t))
-    };
-    (OptB; $ctx:ident, $device:ident, $x:expr) => {
-        $x.as_ref().map(|t| $ctx.take_bool(t))
-    };
-    (VecF; $ctx:ident, $device:ident, $x:expr) => {
-        $x.iter().map(|t| $ctx.take_float(t)).collect()
-    };
-    (VecI; $ctx:ident, $device:ident, $x:expr) => {
-        $x.iter().map(|t| $ctx.take_int(t)).collect()
-    };
-    (VecB; $ctx:ident, $device:ident, $x:expr) => {
-        $x.iter().map(|t| $ctx.take_bool(t)).collect()
-    };
-    (Dev; $ctx:ident, $device:ident, $x:expr) => {
-        &$device
-    };
-    (Val $t:ty; $ctx:ident, $device:ident, $x:expr) => {
-        $x
-    };
-    (Slice $t:ty; $ctx:ident, $device:ident, $x:expr) => {
-        &$x
-    };
-}
-
-/// Stores the executing backend's result under the recorded outputs.
-macro_rules! fusion_exec_out {
-    (F; $ctx:ident, $name:expr, $out:expr, $r:expr, $checked:expr) => {
-        fusion_exec_out!(@one Float; $ctx, $name, $out, $r, $checked)
-    };
-    (I; $ctx:ident, $name:expr, $out:expr, $r:expr, $checked:expr) => {
-        fusion_exec_out!(@one Int; $ctx, $name, $out, $r, $checked)
-    };
-    (B; $ctx:ident, $name:expr, $out:expr, $r:expr, $checked:expr) => {
-        fusion_exec_out!(@one Bool; $ctx, $name, $out, $r, $checked)
-    };
-    (FI; $ctx:ident, $name:expr, $out:expr, $r:expr, $checked:expr) => { {
-        let [a, b] = $out;
-        let (x, y) = $r;
-        fusion_exec_out!(@one Float; $ctx, $name, a, x, $checked);
-        fusion_exec_out!(@one Int; $ctx, $name, b, y, $checked);
-    } };
-    (II; $ctx:ident, $name:expr, $out:expr, $r:expr, $checked:expr) => { {
-        let [a, b] = $out;
-        let (x, y) = $r;
-        fusion_exec_out!(@one Int; $ctx, $name, a, x, $checked);
-        fusion_exec_out!(@one Int; $ctx, $name, b, y, $checked);
-    } };
-    (@one $variant:ident; $ctx:ident, $name:expr, $out:expr, $r:expr, $checked:expr) => {
-        if $checked {
-            $ctx.put_checked($name, &$out, Handle::$variant($r));
-        } else {
-            $ctx.insert($out.id, Handle::$variant($r));
-        }
-    };
-}
-
-/// Writes the executor of a table: each recorded operation run through `B`.
-macro_rules! fusion_execute {
-    ($Enum:ident, $Trait:ident, $group:literal;
-     lazy { $( $LV:ident = $lname:ident ( $($la:ident : $lk:ident $([$lt:ty])?),* $(,)? ) -> $lout:ident => $rule:expr; )* }
-     eager { $( $EV:ident = $ename:ident ( $($ea:ident : $ek:ident $([$et:ty])?),* $(,)? ) -> $eout:ident; )* }
-    ) => {
-        impl<B: FusionBackend> ExecuteOp<B> for $Enum {
-            #[allow(unused_variables)]
-            fn execute(self, ctx: &mut ExecutionContext<B>, checked: bool) {
-                let device = ctx.device.clone();
-                match self {
-                    $( $Enum::$LV { $($la,)* out } => {
-                        let result = B::$lname($( fusion_exec_arg!($lk $($lt)?; ctx, device, $la) ),*);
-                        fusion_exec_out!($lout; ctx, stringify!($lname), out, result, checked);
-                    } )*
-                    $( $Enum::$EV { $($ea,)* out } => {
-                        let result = B::$ename($( fusion_exec_arg!($ek $($et)?; ctx, device, $ea) ),*);
-                        fusion_exec_out!($eout; ctx, stringify!($ename), out, result, false);
-                    } )*
-                }
-            }
-        }
     };
 }

@@ -2,11 +2,11 @@
 
 use super::prelude::*;
 use super::read::{read, to_device, upload};
-use crate::handles::Handle;
 use burn_backend::{ExecutionError, TensorData};
+use burn_ir::Handle;
 
 impl<B: FusionBackend> IntTensorOps<Self> for Fusion<B> {
-    burn_ir::int_operations!(fusion_methods);
+    burn_ir::int_operations!(fusion_methods, decomposed);
 
     fn int_from_data(data: TensorData, device: &B::Device) -> FusionTensor<B> {
         upload(Handle::Int(B::int_from_data(data, device)), device)

@@ -5,11 +5,10 @@
 #[macro_use]
 mod generate;
 mod bool;
-mod execute;
 mod float;
 mod int;
 mod module;
 mod prelude;
 pub(crate) mod read;
 
-pub(crate) use execute::execute;
+pub(crate) use burn_ir::execute;

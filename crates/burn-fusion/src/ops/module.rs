@@ -1,10 +1,10 @@
 //! `ModuleOps` and `ActivationOps` for `Fusion<B>`.
 
 use super::prelude::*;
-use crate::handles::Handle;
+use burn_ir::Handle;
 
 impl<B: FusionBackend> ModuleOps<Self> for Fusion<B> {
-    burn_ir::module_operations!(fusion_methods);
+    burn_ir::module_operations!(fusion_methods, decomposed);
 
     /// Runs at once (output shape from the backend), not recorded.
     fn max_pool2d_with_indices(
@@ -29,5 +29,5 @@ impl<B: FusionBackend> ModuleOps<Self> for Fusion<B> {
 }
 
 impl<B: FusionBackend> ActivationOps<Self> for Fusion<B> {
-    burn_ir::activation_operations!(fusion_methods);
+    burn_ir::activation_operations!(fusion_methods, decomposed);
 }

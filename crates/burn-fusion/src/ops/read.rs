@@ -1,8 +1,8 @@
 //! The methods that do not record: uploads, reads, device moves.
 
 use super::prelude::*;
-use crate::handles::Handle;
 use burn_backend::{ExecutionError, TensorData, TensorMetadata};
+use burn_ir::Handle;
 
 /// Uploads `tensor` (a backend tensor just made from data) as a new `Fusion<B>` tensor.
 pub(crate) fn upload<B: FusionBackend>(handle: Handle<B>, device: &B::Device) -> FusionTensor<B> {

@@ -4,6 +4,14 @@
 #[macro_export]
 macro_rules! bool_operations {
     ($callback:ident) => {
+        $crate::bool_operations!(@table $callback, [
+                Transpose = bool_transpose(tensor: B) -> B => |c| rules::transpose(c, &tensor);
+        ]);
+    };
+    ($callback:ident, decomposed) => {
+        $crate::bool_operations!(@table $callback, []);
+    };
+    (@table $callback:ident, [$($composite:tt)*]) => {
         $callback! {
             BoolOperationIr, BoolTensorOps, "bool";
             lazy {
@@ -38,6 +46,7 @@ macro_rules! bool_operations {
                 And = bool_and(lhs: B, rhs: B) -> B => |c| rules::broadcast(c, &lhs, &rhs);
                 Or = bool_or(lhs: B, rhs: B) -> B => |c| rules::broadcast(c, &lhs, &rhs);
                 Xor = bool_xor(lhs: B, rhs: B) -> B => |c| rules::broadcast(c, &lhs, &rhs);
+                $($composite)*
             }
             eager {
                 ArgWhere = bool_argwhere(tensor: B) -> I;

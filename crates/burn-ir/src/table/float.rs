@@ -4,6 +4,19 @@
 #[macro_export]
 macro_rules! float_operations {
     ($callback:ident) => {
+        $crate::float_operations!(@table $callback, [
+                Powi = float_powi(lhs: F, rhs: I) -> F => |c| rules::broadcast(c, &lhs, &rhs);
+                PowiScalar = float_powi_scalar(lhs: F, rhs: Val[Scalar]) -> F => |c| rules::same(c, &lhs);
+                IsInf = float_is_inf(tensor: F) -> B => |c| rules::compare_scalar(c, &tensor);
+                Transpose = float_transpose(tensor: F) -> F => |c| rules::transpose(c, &tensor);
+                MaxAbs = float_max_abs(tensor: F) -> F => |c| rules::reduce_all(c, &tensor);
+                MaxAbsDim = float_max_abs_dim(tensor: F, dim: Val[usize]) -> F => |c| rules::reduce_dim(c, &tensor, dim);
+        ]);
+    };
+    ($callback:ident, decomposed) => {
+        $crate::float_operations!(@table $callback, []);
+    };
+    (@table $callback:ident, [$($composite:tt)*]) => {
         $callback! {
             FloatOperationIr, FloatTensorOps, "float";
             lazy {
@@ -129,6 +142,7 @@ macro_rules! float_operations {
                     => |c| rules::with_indices(c, rules::same(c, &tensor));
                 ArgSort = float_argsort(tensor: F, dim: Val[usize], descending: Val[bool]) -> I
                     => |c| rules::cast(c, &tensor, c.settings.int_dtype);
+                $($composite)*
             }
             eager {}
         }

@@ -4,6 +4,20 @@
 #[macro_export]
 macro_rules! int_operations {
     ($callback:ident) => {
+        $crate::int_operations!(@table $callback, [
+                Neg = int_neg(tensor: I) -> I => |c| rules::same(c, &tensor);
+                Sign = int_sign(tensor: I) -> I => |c| rules::same(c, &tensor);
+                Clamp = int_clamp(tensor: I, min: Val[Scalar], max: Val[Scalar]) -> I => |c| rules::same(c, &tensor);
+                PowiScalar = int_powi_scalar(lhs: I, rhs: Val[Scalar]) -> I => |c| rules::same(c, &lhs);
+                Transpose = int_transpose(tensor: I) -> I => |c| rules::transpose(c, &tensor);
+                MaxAbs = int_max_abs(tensor: I) -> I => |c| rules::reduce_all(c, &tensor);
+                MaxAbsDim = int_max_abs_dim(tensor: I, dim: Val[usize]) -> I => |c| rules::reduce_dim(c, &tensor, dim);
+        ]);
+    };
+    ($callback:ident, decomposed) => {
+        $crate::int_operations!(@table $callback, []);
+    };
+    (@table $callback:ident, [$($composite:tt)*]) => {
         $callback! {
             IntOperationIr, IntTensorOps, "int";
             lazy {
@@ -103,6 +117,7 @@ macro_rules! int_operations {
                     => |c| rules::with_indices(c, rules::same(c, &tensor));
                 ArgSort = int_argsort(tensor: I, dim: Val[usize], descending: Val[bool]) -> I
                     => |c| rules::cast(c, &tensor, c.settings.int_dtype);
+                $($composite)*
             }
             eager {}
         }

@@ -24,6 +24,12 @@
 //!   device: not recorded, an operation runs on its stream's device), `Val[T]` (a plain value),
 //!   `Slice[T]` (a `&[T]` argument, recorded as `Vec<T>`).
 //! - Output kinds: `F`, `I`, `B`, or the pairs `FI`, `II`.
+//! - Each table also lists **composite** operations: methods the contract gives a default
+//!   body (composed of other operations) that backends may replace with their own kernel.
+//!   `table!(callback)` hands them over with the `lazy` ones, so a recording keeps them whole
+//!   and a replay runs the backend's kernel (graph capture); `table!(callback, decomposed)`
+//!   leaves them out, so the default body records their parts (`Fusion<B>`, whose fusers see
+//!   the parts).
 //! - `lazy` operations give a rule (a closure over a [`crate::RuleCtx`], reading the recorded
 //!   arguments by name) computing the output's [`crate::TensorSpec`] (a pair for `FI`/`II`);
 //!   they are queued and run later. `eager` operations have outputs whose shape is costly to

@@ -4,9 +4,29 @@
 #[macro_export]
 macro_rules! module_operations {
     ($callback:ident) => {
+        $crate::module_operations!(@table $callback, [
+                Embedding = embedding(weights: F, indices: I) -> F => |c| rules::embedding(c, &weights, &indices);
+                EmbeddingBackward = embedding_backward(weights: F, output_grad: F, indices: I) -> F
+                    => |c| rules::same(c, &weights);
+                MaxPool2d = max_pool2d(x: F, kernel_size: Val[[usize; 2]], stride: Val[[usize; 2]], padding: Val[[usize; 2]],
+                    dilation: Val[[usize; 2]], ceil_mode: Val[bool]) -> F
+                    => |c| rules::pool2d(c, &x, kernel_size, stride, padding, dilation, ceil_mode);
+        ]);
+    };
+    ($callback:ident, decomposed) => {
+        $crate::module_operations!(@table $callback, []);
+    };
+    (@table $callback:ident, [$($composite:tt)*]) => {
         $callback! {
             ModuleOperationIr, ModuleOps, "module";
             lazy {
+                Conv2d = conv2d(x: F, weight: F, bias: OptF, options: Val[ConvOptions<2>]) -> F
+                    => |c| rules::conv2d(c, &x, &weight, &options);
+                ConvTranspose2d = conv_transpose2d(x: F, weight: F, bias: OptF, options: Val[ConvTransposeOptions<2>]) -> F
+                    => |c| rules::conv_transpose2d(c, &x, &weight, &options);
+                AvgPool2d = avg_pool2d(x: F, kernel_size: Val[[usize; 2]], stride: Val[[usize; 2]], padding: Val[[usize; 2]],
+                    count_include_pad: Val[bool], ceil_mode: Val[bool]) -> F
+                    => |c| rules::pool2d(c, &x, kernel_size, stride, padding, [1, 1], ceil_mode);
                 AvgPool2dBackward = avg_pool2d_backward(x: F, grad: F, kernel_size: Val[[usize; 2]], stride: Val[[usize; 2]],
                     padding: Val[[usize; 2]], count_include_pad: Val[bool], ceil_mode: Val[bool]) -> F
                     => |c| rules::same(c, &x);
@@ -24,13 +44,9 @@ macro_rules! module_operations {
                     => |c| rules::same(c, &x);
                 Conv2dWeightBackward = conv2d_weight_backward(x: F, weight: F, output_grad: F, options: Val[ConvOptions<2>]) -> F
                     => |c| rules::same(c, &weight);
+                $($composite)*
             }
-            eager {
-                Conv2d = conv2d(x: F, weight: F, bias: OptF, options: Val[ConvOptions<2>]) -> F;
-                ConvTranspose2d = conv_transpose2d(x: F, weight: F, bias: OptF, options: Val[ConvTransposeOptions<2>]) -> F;
-                AvgPool2d = avg_pool2d(x: F, kernel_size: Val[[usize; 2]], stride: Val[[usize; 2]], padding: Val[[usize; 2]],
-                    count_include_pad: Val[bool], ceil_mode: Val[bool]) -> F;
-            }
+            eager {}
         }
     };
 }
@@ -39,6 +55,20 @@ macro_rules! module_operations {
 #[macro_export]
 macro_rules! activation_operations {
     ($callback:ident) => {
+        $crate::activation_operations!(@table $callback, [
+                LeakyRelu = leaky_relu(tensor: F, negative_slope: Val[Scalar]) -> F => |c| rules::same(c, &tensor);
+                HardSigmoid = hard_sigmoid(tensor: F, alpha: Val[Scalar], beta: Val[Scalar]) -> F => |c| rules::same(c, &tensor);
+                LogSigmoid = log_sigmoid(tensor: F) -> F => |c| rules::same(c, &tensor);
+                Softmax = softmax(tensor: F, dim: Val[usize]) -> F => |c| rules::same(c, &tensor);
+                SoftmaxBackward = softmax_backward(output: F, grad: F, dim: Val[usize]) -> F => |c| rules::same(c, &grad);
+                LogSoftmax = log_softmax(tensor: F, dim: Val[usize]) -> F => |c| rules::same(c, &tensor);
+                LogSoftmaxBackward = log_softmax_backward(output: F, grad: F, dim: Val[usize]) -> F => |c| rules::same(c, &grad);
+        ]);
+    };
+    ($callback:ident, decomposed) => {
+        $crate::activation_operations!(@table $callback, []);
+    };
+    (@table $callback:ident, [$($composite:tt)*]) => {
         $callback! {
             ActivationOperationIr, ActivationOps, "activation";
             lazy {
@@ -48,6 +78,7 @@ macro_rules! activation_operations {
                 SigmoidBackward = sigmoid_backward(output: F, grad: F) -> F => |c| rules::same(c, &grad);
                 Gelu = gelu(tensor: F) -> F => |c| rules::same(c, &tensor);
                 GeluBackward = gelu_backward(x: F, grad: F) -> F => |c| rules::same(c, &grad);
+                $($composite)*
             }
             eager {}
         }

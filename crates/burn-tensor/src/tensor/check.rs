@@ -70,8 +70,17 @@ pub(crate) fn same_dtype(op: &str, lhs: DType, rhs: DType) {
 
 /// Panics unless the devices are equal.
 #[track_caller]
-pub(crate) fn same_device<D: PartialEq + core::fmt::Debug>(op: &str, lhs: &D, rhs: &D) {
-    if lhs != rhs {
+pub(crate) fn same_device<
+    D: AsRef<burn_dispatch::DispatchDevice> + PartialEq + core::fmt::Debug,
+>(
+    op: &str,
+    lhs: &D,
+    rhs: &D,
+) {
+    // Inside a capture, tensors from outside become constants of the graph.
+    let capturing =
+        lhs.as_ref().recording_base().is_some() || rhs.as_ref().recording_base().is_some();
+    if !capturing && lhs != rhs {
         fail(
             op,
             format_args!(

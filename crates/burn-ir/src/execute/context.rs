@@ -1,14 +1,13 @@
 //! The executing backend's tensors, by IR id.
 
-use crate::FusionBackend;
-use burn_backend::TensorMetadata;
+use crate::{TensorId, TensorIr, TensorStatus};
 use burn_backend::tensor::{BoolTensor, FloatTensor, IntTensor};
-use burn_ir::{TensorId, TensorIr, TensorStatus};
+use burn_backend::{Backend, TensorMetadata};
 use std::collections::HashMap;
 
 /// A tensor of the executing backend, of any kind.
 #[derive(Debug, Clone)]
-pub enum Handle<B: FusionBackend> {
+pub enum Handle<B: Backend> {
     /// A float tensor.
     Float(FloatTensor<B>),
     /// An int tensor.
@@ -17,8 +16,9 @@ pub enum Handle<B: FusionBackend> {
     Bool(BoolTensor<B>),
 }
 
-impl<B: FusionBackend> Handle<B> {
-    fn metadata(&self) -> (burn_backend::Shape, burn_backend::DType) {
+impl<B: Backend> Handle<B> {
+    /// The tensor's shape and dtype.
+    pub fn metadata(&self) -> (burn_backend::Shape, burn_backend::DType) {
         match self {
             Handle::Float(t) => (t.shape(), t.dtype()),
             Handle::Int(t) => (t.shape(), t.dtype()),
@@ -27,13 +27,13 @@ impl<B: FusionBackend> Handle<B> {
     }
 }
 
-/// Where operations find their inputs and leave their outputs while a queue runs: the backend
+/// Where operations find their inputs and leave their outputs while a sequence runs: the backend
 /// tensors by id, and the device they live on.
 ///
 /// Taking a tensor used [`TensorStatus::ReadWrite`] removes it (its last use: the operation
 /// owns the buffer and may reuse it); [`TensorStatus::ReadOnly`] takes a clone.
-pub struct ExecutionContext<B: FusionBackend> {
-    /// The device the queue runs on.
+pub struct ExecutionContext<B: Backend> {
+    /// The device the sequence runs on.
     pub device: B::Device,
     handles: HashMap<TensorId, Handle<B>>,
 }
@@ -44,12 +44,12 @@ macro_rules! kind_access {
         ///
         /// # Panics
         ///
-        /// When the tensor is missing or of another kind: a bookkeeping bug of the decorator.
+        /// When the tensor is missing or of another kind: a bookkeeping bug of the recorder.
         pub fn $take(&mut self, t: &TensorIr) -> $ty<B> {
             match self.take(t) {
                 Handle::$variant(x) => x,
                 other => panic!(
-                    "fusion: tensor {:?} is not a {} tensor ({:?})",
+                    "ir: tensor {:?} is not a {} tensor ({:?})",
                     t.id,
                     $kind,
                     other.metadata()
@@ -64,9 +64,9 @@ macro_rules! kind_access {
     };
 }
 
-impl<B: FusionBackend> ExecutionContext<B> {
+impl<B: Backend> ExecutionContext<B> {
     /// An empty context on `device`.
-    pub(crate) fn new(device: B::Device) -> Self {
+    pub fn new(device: B::Device) -> Self {
         Self {
             device,
             handles: HashMap::new(),
@@ -79,12 +79,7 @@ impl<B: FusionBackend> ExecutionContext<B> {
             TensorStatus::ReadWrite => self.handles.remove(&t.id),
             _ => self.handles.get(&t.id).cloned(),
         };
-        found.unwrap_or_else(|| {
-            panic!(
-                "fusion: tensor {:?} has no data (status {:?})",
-                t.id, t.status
-            )
-        })
+        found.unwrap_or_else(|| panic!("ir: tensor {:?} has no data (status {:?})", t.id, t.status))
     }
 
     kind_access!(take_float, put_float, Float, FloatTensor, "float");
@@ -96,7 +91,7 @@ impl<B: FusionBackend> ExecutionContext<B> {
         let (shape, dtype) = handle.metadata();
         assert!(
             shape == out.shape && dtype == out.dtype,
-            "fusion: {op} produced {:?} {dtype:?}, the IR recorded {:?} {:?}",
+            "ir: {op} produced {:?} {dtype:?}, the IR recorded {:?} {:?}",
             shape.dims,
             out.shape.dims,
             out.dtype
@@ -105,20 +100,22 @@ impl<B: FusionBackend> ExecutionContext<B> {
     }
 
     /// Stores a tensor under `id` without checks (data uploaded or produced eagerly).
-    pub(crate) fn insert(&mut self, id: TensorId, handle: Handle<B>) {
+    pub fn insert(&mut self, id: TensorId, handle: Handle<B>) {
         self.handles.insert(id, handle);
     }
 
     /// The shape and dtype of the tensor stored under `id`.
-    pub(crate) fn metadata(
-        &self,
-        id: TensorId,
-    ) -> Option<(burn_backend::Shape, burn_backend::DType)> {
+    pub fn metadata(&self, id: TensorId) -> Option<(burn_backend::Shape, burn_backend::DType)> {
         self.handles.get(&id).map(Handle::metadata)
     }
 
+    /// The tensor stored under `id`.
+    pub fn get(&self, id: TensorId) -> Option<&Handle<B>> {
+        self.handles.get(&id)
+    }
+
     /// Forgets the tensor stored under `id`.
-    pub(crate) fn remove(&mut self, id: TensorId) {
+    pub fn remove(&mut self, id: TensorId) {
         self.handles.remove(&id);
     }
 }
