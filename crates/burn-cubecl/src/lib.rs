@@ -32,7 +32,7 @@ mod tensor;
 mod transfer;
 mod view;
 
-pub use backend::CubeBackend;
+pub use backend::{CubeBackend, CubeGraph};
 pub use device::{
     CubeDevice, DeviceUnavailable, RuntimeId, WgpuBackend, WgpuDevice, WgpuDeviceKind,
 };

@@ -13,7 +13,7 @@ mod tensor;
 pub use autodiff::{CheckpointingStrategy, merge_strategies};
 #[cfg(feature = "autodiff")]
 pub use backend::AutodiffDevice;
-pub use backend::{BackendEntry, Dispatch, DispatchDevice, DispatchTensor, entries};
+pub use backend::{BackendEntry, Dispatch, DispatchDevice, DispatchGraph, DispatchTensor, entries};
 /// The autodiff crate, for `Gradients` and the checkpoint strategy types.
 #[cfg(feature = "autodiff")]
 pub use burn_autodiff;

@@ -61,6 +61,20 @@ macro_rules! define_dispatch {
                     other => panic!("expected a {} device, got {other:?}", Self::NAME),
                 }
             }
+            fn wrap_graph(
+                graph: <$backend as $crate::__private::BackendTypes>::GraphPrimitive,
+            ) -> DispatchGraph {
+                DispatchGraph::$variant(graph)
+            }
+            fn graph(
+                graph: &DispatchGraph,
+            ) -> Option<&<$backend as $crate::__private::BackendTypes>::GraphPrimitive> {
+                #[allow(unreachable_patterns)]
+                match graph {
+                    DispatchGraph::$variant(graph) => Some(graph),
+                    _ => None,
+                }
+            }
         }
     };
     ($d:tt $([$variant:ident, $backend:path, $feature:literal, $constructor:ident, $index:literal])*
@@ -146,6 +160,20 @@ macro_rules! define_dispatch {
             )?
         }
 
+        /// A graph captured by the backend of one entry (see `Backend::graph_stop_capture`).
+        #[derive(Clone, Debug)]
+        pub enum DispatchGraph {
+            $(
+                #[cfg(feature = $feature)]
+                #[doc = concat!("A graph of the `", stringify!($variant), "` backend.")]
+                $variant(<$backend as $crate::__private::BackendTypes>::GraphPrimitive),
+            )*
+            $(
+                /// The recording entry's (it captures no launches).
+                $rvariant(<$rbackend as $crate::__private::BackendTypes>::GraphPrimitive),
+            )?
+        }
+
         /// Wraps and unwraps the variant of one catalog entry.
         pub trait BackendEntry {
             /// The entry's backend.
@@ -169,6 +197,14 @@ macro_rules! define_dispatch {
             fn device(
                 device: &DispatchDevice,
             ) -> <Self::Backend as $crate::__private::BackendTypes>::Device;
+            /// A graph of this entry's backend as a dispatch graph.
+            fn wrap_graph(
+                graph: <Self::Backend as $crate::__private::BackendTypes>::GraphPrimitive,
+            ) -> DispatchGraph;
+            /// The graph, when this entry's backend captured it.
+            fn graph(
+                graph: &DispatchGraph,
+            ) -> Option<&<Self::Backend as $crate::__private::BackendTypes>::GraphPrimitive>;
 
             /// The float primitive of a tensor of this entry.
             fn float(

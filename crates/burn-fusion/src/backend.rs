@@ -6,7 +6,7 @@ use crate::tensor::FusionTensor;
 use burn_backend::ops::{QTensorOps, TransactionOps};
 use burn_backend::quantization::ComposedQTensor;
 use burn_backend::{
-    Backend, BackendTypes, DType, DTypeUsage, DeviceSettings, ExecutionError, GraphUnsupported,
+    Backend, BackendTypes, DType, DTypeUsage, DeviceSettings, ExecutionError,
 };
 use core::marker::PhantomData;
 
@@ -52,7 +52,7 @@ impl<B: FusionBackend> BackendTypes for Fusion<B> {
     type IntTensorPrimitive = FusionTensor<B>;
     type BoolTensorPrimitive = FusionTensor<B>;
     type QuantizedTensorPrimitive = ComposedQTensor<Self>;
-    type GraphPrimitive = GraphUnsupported;
+    type GraphPrimitive = B::GraphPrimitive;
 }
 
 impl<B: FusionBackend> Backend for Fusion<B> {
@@ -92,6 +92,33 @@ impl<B: FusionBackend> Backend for Fusion<B> {
     fn memory_cleanup(device: &Self::Device) {
         FusionClient::<B>::get(device).drain_all();
         B::memory_cleanup(device);
+    }
+
+    // Graph capture is the executing backend's: the queue runs first, so the launches of
+    // operations recorded before the window stay out of it and those inside it go in.
+
+    fn graph_prepare(device: &Self::Device) -> Result<(), ExecutionError> {
+        FusionClient::<B>::get(device).drain_all();
+        B::graph_prepare(device)
+    }
+
+    fn graph_start_capture(device: &Self::Device) -> Result<(), ExecutionError> {
+        FusionClient::<B>::get(device).drain_all();
+        B::graph_start_capture(device)
+    }
+
+    fn graph_stop_capture(device: &Self::Device) -> Result<B::GraphPrimitive, ExecutionError> {
+        FusionClient::<B>::get(device).drain_all();
+        B::graph_stop_capture(device)
+    }
+
+    unsafe fn graph_replay(
+        device: &Self::Device,
+        graph: &B::GraphPrimitive,
+    ) -> Result<(), ExecutionError> {
+        FusionClient::<B>::get(device).drain_all();
+        // SAFETY: the caller's obligations, forwarded.
+        unsafe { B::graph_replay(device, graph) }
     }
 }
 

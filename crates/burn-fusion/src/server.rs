@@ -76,7 +76,7 @@ impl<B: FusionBackend> Server<B> {
         self.sync_inputs(stream, &op);
         self.drain(stream);
         self.stats.single_ops += 1;
-        execute(op, &mut self.ctx, false);
+        execute(&op, &mut self.ctx, false);
     }
 
     /// Runs every queue that uses `id`.
@@ -121,7 +121,7 @@ impl<B: FusionBackend> Server<B> {
                 Step::Single => {
                     let op = ops.next().expect("a plan covers its queue");
                     self.stats.single_ops += 1;
-                    execute(op, &mut self.ctx, true);
+                    execute(&op, &mut self.ctx, true);
                 }
                 Step::Fused { len, execution } => {
                     let block: Vec<OperationIr> = ops.by_ref().take(*len).collect();

@@ -59,7 +59,7 @@ impl FusedExecution<Flex> for OneByOne {
     fn execute(&self, ops: &[OperationIr], ctx: &mut ExecutionContext<Flex>) {
         SEEN.lock().unwrap().extend(ops.iter().cloned());
         for op in ops {
-            crate::ops::execute(op.clone(), ctx, true);
+            crate::ops::execute(op, ctx, true);
         }
     }
 }

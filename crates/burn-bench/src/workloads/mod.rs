@@ -5,6 +5,7 @@
 //! are created and synchronised once, outside the clock; each run launches the work and ends
 //! with `device.sync()` (or by reading the result).
 
+mod c1_capture;
 mod q8_linear;
 mod w1_matmul;
 mod w2_elementwise;
@@ -27,6 +28,7 @@ pub static ALL: &[Workload] = &[
     w6_mlp_step::W6,
     w7_dispatch::W7,
     q8_linear::Q8,
+    c1_capture::C1,
 ];
 
 /// A workload of the performance issue.

@@ -17,9 +17,12 @@ macro_rules! delegate {
 
 mod bool;
 mod float;
+mod graph;
 mod int;
 mod module;
 mod random;
+
+pub use graph::CubeGraph;
 
 use crate::dtype::{bool_store, device_dtype_usage};
 use crate::{CubeDevice, CubeTensor, kernel};
@@ -27,7 +30,7 @@ use burn_backend::ops::{ActivationOps, QTensorOps, TransactionOps};
 use burn_backend::quantization::ComposedQTensor;
 use burn_backend::{
     Backend, BackendTypes, DType, DTypeUsage, DeviceSettings, ExecutionError, FloatDType,
-    GraphUnsupported, IntDType, TensorMetadata, get_device_settings, read_sync,
+    IntDType, TensorMetadata, get_device_settings, read_sync,
 };
 
 /// The CubeCL backend: one type for every CubeCL runtime, the device picks which.
@@ -40,7 +43,7 @@ impl BackendTypes for CubeBackend {
     type IntTensorPrimitive = CubeTensor;
     type BoolTensorPrimitive = CubeTensor;
     type QuantizedTensorPrimitive = ComposedQTensor<CubeBackend>;
-    type GraphPrimitive = GraphUnsupported;
+    type GraphPrimitive = CubeGraph;
 }
 
 impl Backend for CubeBackend {
@@ -88,6 +91,23 @@ impl Backend for CubeBackend {
     fn memory_cleanup(device: &CubeDevice) {
         // Nothing is lost when the cleanup cannot run; the memory stays cached.
         let _ = device.client().memory_cleanup();
+    }
+
+    fn graph_prepare(device: &CubeDevice) -> Result<(), ExecutionError> {
+        Self::prepare_graph(device)
+    }
+
+    fn graph_start_capture(device: &CubeDevice) -> Result<(), ExecutionError> {
+        Self::start_graph(device)
+    }
+
+    fn graph_stop_capture(device: &CubeDevice) -> Result<CubeGraph, ExecutionError> {
+        Self::stop_graph(device)
+    }
+
+    unsafe fn graph_replay(device: &CubeDevice, graph: &CubeGraph) -> Result<(), ExecutionError> {
+        // SAFETY: the caller's obligations, forwarded.
+        unsafe { Self::replay_graph(device, graph) }
     }
 }
 

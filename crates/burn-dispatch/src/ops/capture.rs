@@ -34,7 +34,7 @@ fn run<B: Backend>(
         ctx.insert(id, handle);
     }
     for op in ops {
-        burn_ir::execute(op.clone(), &mut ctx, false);
+        burn_ir::execute(op, &mut ctx, false);
     }
     outputs
         .iter()

@@ -1,7 +1,7 @@
 //! The backend's types, `Backend` itself, and device and tensor metadata.
 
 use super::prelude::*;
-use burn_backend::{BackendTypes, DTypeUsage, DeviceId, DeviceOps, GraphUnsupported};
+use burn_backend::{BackendTypes, DTypeUsage, DeviceId, DeviceOps};
 
 impl BackendTypes for Dispatch {
     type Device = DispatchDevice;
@@ -9,7 +9,7 @@ impl BackendTypes for Dispatch {
     type IntTensorPrimitive = DispatchTensor;
     type BoolTensorPrimitive = DispatchTensor;
     type QuantizedTensorPrimitive = DispatchTensor;
-    type GraphPrimitive = GraphUnsupported;
+    type GraphPrimitive = super::super::DispatchGraph;
 }
 
 impl Backend for Dispatch {
@@ -36,6 +36,30 @@ impl Backend for Dispatch {
     }
     fn ad_enabled(device: &DispatchDevice) -> bool {
         device.is_autodiff()
+    }
+    fn graph_prepare(device: &DispatchDevice) -> Result<(), ExecutionError> {
+        dispatch_device!(device, E, B => B::graph_prepare(&E::device(device)))
+    }
+    fn graph_start_capture(device: &DispatchDevice) -> Result<(), ExecutionError> {
+        dispatch_device!(device, E, B => B::graph_start_capture(&E::device(device)))
+    }
+    fn graph_stop_capture(
+        device: &DispatchDevice,
+    ) -> Result<super::super::DispatchGraph, ExecutionError> {
+        dispatch_device!(device, E, B => B::graph_stop_capture(&E::device(device)).map(E::wrap_graph))
+    }
+    unsafe fn graph_replay(
+        device: &DispatchDevice,
+        graph: &super::super::DispatchGraph,
+    ) -> Result<(), ExecutionError> {
+        dispatch_device!(device, E, B => match E::graph(graph) {
+            // SAFETY: the caller's obligations, forwarded.
+            Some(graph) => unsafe { B::graph_replay(&E::device(device), graph) },
+            None => Err(ExecutionError::unsupported(
+                "graph_replay",
+                format!("{graph:?} was captured by another backend than {}'s", E::NAME),
+            )),
+        })
     }
 }
 

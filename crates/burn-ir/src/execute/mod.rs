@@ -20,43 +20,44 @@ use burn_backend::ops::*;
 pub trait ExecuteOp<B: Backend> {
     /// Runs the operation on `B`, taking its inputs from `ctx` and storing its outputs there
     /// (checked against the recorded shapes and dtypes when `checked`).
-    fn execute(self, ctx: &mut ExecutionContext<B>, checked: bool);
+    fn execute(&self, ctx: &mut ExecutionContext<B>, checked: bool);
 }
 
 /// An argument of the executing backend's method, taken from the context.
 macro_rules! ir_exec_arg {
-    (F; $ctx:ident, $device:ident, $x:expr) => {
-        $ctx.take_float(&$x)
+    (F; $ctx:ident, $x:expr) => {
+        $ctx.take_float($x)
     };
-    (I; $ctx:ident, $device:ident, $x:expr) => {
-        $ctx.take_int(&$x)
+    (I; $ctx:ident, $x:expr) => {
+        $ctx.take_int($x)
     };
-    (B; $ctx:ident, $device:ident, $x:expr) => {
-        $ctx.take_bool(&$x)
+    (B; $ctx:ident, $x:expr) => {
+        $ctx.take_bool($x)
     };
-    (OptF; $ctx:ident, $device:ident, $x:expr) => {
+    (OptF; $ctx:ident, $x:expr) => {
         $x.as_ref().map(|t| $ctx.take_float(t))
     };
-    (OptB; $ctx:ident, $device:ident, $x:expr) => {
+    (OptB; $ctx:ident, $x:expr) => {
         $x.as_ref().map(|t| $ctx.take_bool(t))
     };
-    (VecF; $ctx:ident, $device:ident, $x:expr) => {
+    (VecF; $ctx:ident, $x:expr) => {
         $x.iter().map(|t| $ctx.take_float(t)).collect()
     };
-    (VecI; $ctx:ident, $device:ident, $x:expr) => {
+    (VecI; $ctx:ident, $x:expr) => {
         $x.iter().map(|t| $ctx.take_int(t)).collect()
     };
-    (VecB; $ctx:ident, $device:ident, $x:expr) => {
+    (VecB; $ctx:ident, $x:expr) => {
         $x.iter().map(|t| $ctx.take_bool(t)).collect()
     };
-    (Dev; $ctx:ident, $device:ident, $x:expr) => {
-        &$device
+    // A clone, since later arguments may take from the context.
+    (Dev; $ctx:ident, $x:expr) => {
+        &$ctx.device.clone()
     };
-    (Val $t:ty; $ctx:ident, $device:ident, $x:expr) => {
-        $x
+    (Val $t:ty; $ctx:ident, $x:expr) => {
+        $x.clone()
     };
-    (Slice $t:ty; $ctx:ident, $device:ident, $x:expr) => {
-        &$x
+    (Slice $t:ty; $ctx:ident, $x:expr) => {
+        &$x[..]
     };
 }
 
@@ -85,7 +86,7 @@ macro_rules! ir_exec_out {
     } };
     (@one $variant:ident; $ctx:ident, $name:expr, $out:expr, $r:expr, $checked:expr) => {
         if $checked {
-            $ctx.put_checked($name, &$out, Handle::$variant($r));
+            $ctx.put_checked($name, $out, Handle::$variant($r));
         } else {
             $ctx.insert($out.id, Handle::$variant($r));
         }
@@ -100,15 +101,14 @@ macro_rules! ir_execute {
     ) => {
         impl<B: Backend> ExecuteOp<B> for $Enum {
             #[allow(unused_variables)]
-            fn execute(self, ctx: &mut ExecutionContext<B>, checked: bool) {
-                let device = ctx.device.clone();
+            fn execute(&self, ctx: &mut ExecutionContext<B>, checked: bool) {
                 match self {
                     $( $Enum::$LV { $($la,)* out } => {
-                        let result = B::$lname($( ir_exec_arg!($lk $($lt)?; ctx, device, $la) ),*);
+                        let result = B::$lname($( ir_exec_arg!($lk $($lt)?; ctx, $la) ),*);
                         ir_exec_out!($lout; ctx, stringify!($lname), out, result, checked);
                     } )*
                     $( $Enum::$EV { $($ea,)* out } => {
-                        let result = B::$ename($( ir_exec_arg!($ek $($et)?; ctx, device, $ea) ),*);
+                        let result = B::$ename($( ir_exec_arg!($ek $($et)?; ctx, $ea) ),*);
                         ir_exec_out!($eout; ctx, stringify!($ename), out, result, false);
                     } )*
                 }
@@ -124,7 +124,7 @@ crate::module_operations!(ir_execute);
 crate::activation_operations!(ir_execute);
 
 /// Runs `op` on `B` (see [`ExecuteOp::execute`]).
-pub fn execute<B: Backend>(op: OperationIr, ctx: &mut ExecutionContext<B>, checked: bool) {
+pub fn execute<B: Backend>(op: &OperationIr, ctx: &mut ExecutionContext<B>, checked: bool) {
     match op {
         OperationIr::Float(op) => op.execute(ctx, checked),
         OperationIr::Int(op) => op.execute(ctx, checked),

@@ -72,3 +72,35 @@ fn replay_refuses_inputs_of_another_shape_or_dtype() {
         );
     }
 }
+
+/// The backend graph API (hardware launch graphs): a typed error where the runtime has none
+/// (Flex, WGPU); where it has them (CUDA), a recorded product replays to the same values.
+#[test]
+// Where no compiled backend captures graphs, the replay branch cannot be reached.
+#[allow(unreachable_code, unused_variables)]
+fn the_backend_graph_api_is_a_typed_error_where_unsupported() {
+    use burn::backend::{Backend, Dispatch};
+    use burn::tensor::ExecutionError;
+    let device = crate::device();
+    let dispatch = device.dispatch();
+    if let Err(err) = Dispatch::graph_prepare(dispatch) {
+        assert!(matches!(err, ExecutionError::Unsupported { .. }), "{err:?}");
+        return;
+    }
+    let x = Tensor::<2>::ones([8, 8], &device);
+    let warm = x.clone().matmul(x.clone());
+    device.sync().unwrap();
+    drop(warm);
+    match Dispatch::graph_start_capture(dispatch) {
+        Err(err) => assert!(matches!(err, ExecutionError::Unsupported { .. }), "{err:?}"),
+        Ok(()) => {
+            let y = x.clone().matmul(x.clone());
+            let graph = Dispatch::graph_stop_capture(dispatch).expect("the capture closes");
+            // SAFETY: `x` and `y`, the only buffers the graph uses, outlive the replay, and
+            // nothing else runs on the device meanwhile.
+            unsafe { Dispatch::graph_replay(dispatch, &graph) }.expect("the graph replays");
+            let values = y.into_data().to_vec::<f32>().unwrap();
+            assert!(values.iter().all(|v| *v == 8.0), "{values:?}");
+        }
+    }
+}
