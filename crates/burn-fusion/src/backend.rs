@@ -5,9 +5,7 @@ use crate::plan::Fuser;
 use crate::tensor::FusionTensor;
 use burn_backend::ops::{QTensorOps, TransactionOps};
 use burn_backend::quantization::ComposedQTensor;
-use burn_backend::{
-    Backend, BackendTypes, DType, DTypeUsage, DeviceSettings, ExecutionError,
-};
+use burn_backend::{Backend, BackendTypes, DType, DTypeUsage, DeviceSettings, ExecutionError};
 use core::marker::PhantomData;
 
 /// A backend `Fusion<B>` can wrap: any backend, plus the fusers that run runs of its

@@ -178,6 +178,9 @@ mod book {
     #[doc = include_str!("../../../burn-book/src/quantization.md")]
     struct Quantization;
     #[cfg(feature = "autodiff")]
+    #[doc = include_str!("../../../burn-book/src/capture.md")]
+    struct Capture;
+    #[cfg(feature = "autodiff")]
     #[doc = include_str!("../../../burn-book/src/optimizers.md")]
     struct Optimizers;
     #[cfg(feature = "train")]

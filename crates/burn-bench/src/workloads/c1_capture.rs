@@ -80,9 +80,7 @@ fn cases() -> Vec<Case> {
             info: info("chain replay", CHAIN_OPS),
             setup: Box::new(|device| {
                 let example = Tensor::<1>::zeros([LEN], device);
-                let graph = device
-                    .capture(&example, chain)
-                    .map_err(|e| e.to_string())?;
+                let graph = device.capture(&example, chain).map_err(|e| e.to_string())?;
                 Ok(Box::new(move || {
                     let x = graph.replay(example.clone()).map_err(|e| e.to_string())?;
                     Ok(Box::new(x.into_data()) as Box<dyn Any>)

@@ -29,8 +29,8 @@ use crate::{CubeDevice, CubeTensor, kernel};
 use burn_backend::ops::{ActivationOps, QTensorOps, TransactionOps};
 use burn_backend::quantization::ComposedQTensor;
 use burn_backend::{
-    Backend, BackendTypes, DType, DTypeUsage, DeviceSettings, ExecutionError, FloatDType,
-    IntDType, TensorMetadata, get_device_settings, read_sync,
+    Backend, BackendTypes, DType, DTypeUsage, DeviceSettings, ExecutionError, FloatDType, IntDType,
+    TensorMetadata, get_device_settings, read_sync,
 };
 
 /// The CubeCL backend: one type for every CubeCL runtime, the device picks which.
