@@ -429,10 +429,11 @@ macro_rules! define_dispatch {
                 }
             }
 
-            /// For the device of a graph capture in progress, the device it records for.
+            /// For the device of a graph capture in progress (with autodiff or not), the device
+            /// it records for.
             pub fn recording_base(&self) -> Option<&DispatchDevice> {
                 #[allow(unreachable_patterns)]
-                match self {
+                match self.base() {
                     $( DispatchDevice::$rvariant(device) => Some($rbase(device)), )?
                     _ => None,
                 }

@@ -56,11 +56,21 @@ where
         .iter()
         .map(|(shape, dtype)| (recording.new_id(), shape.clone(), *dtype))
         .collect();
+    let strategy = device.checkpointing();
     let tensors = placeholders
         .iter()
         .map(|(id, shape, dtype)| {
             let tensor = CaptureTensor::new(*id, shape.clone(), *dtype, recording.clone());
-            DispatchTensor::Capture(TensorKind::of_dtype(*dtype).wrap_capture(tensor))
+            let kind = TensorKind::of_dtype(*dtype);
+            match strategy {
+                // On an autodiff device float placeholders can be tracked: a `backward`
+                // inside the closure records the gradient's operations too.
+                #[cfg(feature = "autodiff")]
+                Some(strategy) if kind == TensorKind::Float => DispatchTensor::Capture(
+                    BackendTensor::Autodiff(burn_autodiff::AutodiffTensor::new(tensor), strategy),
+                ),
+                _ => DispatchTensor::Capture(kind.wrap_capture(tensor)),
+            }
         })
         .collect();
     let outputs = match catch_unwind(AssertUnwindSafe(|| f(tensors))) {

@@ -226,3 +226,45 @@ fn captured_convolutions_and_pools_replay_like_eager() {
     assert_eq!(rows.dims(), [1, 2, 3]);
     assert_same("embedding", rows, e_rows);
 }
+
+#[test]
+fn a_training_step_with_its_backward_pass_is_captured() {
+    let device = crate::device().autodiff();
+    let env = Env::new(device.clone());
+    let target = env.float::<2>(&env.random(&[4, 2], -1.0, 1.0, 90));
+    // Inputs: the batch and the weight; outputs: the loss and the weight's gradient.
+    let step = |(x, w): (Tensor<2>, Tensor<2>)| -> (Tensor<1>, Tensor<2>) {
+        let w = w.require_grad();
+        let loss = (x.matmul(w.clone()).tanh() - target.clone())
+            .powi_scalar(2)
+            .mean();
+        let grads = loss.backward();
+        let grad = w.grad(&grads).expect("the weight is tracked");
+        (loss.inner(), grad)
+    };
+    let example = (
+        env.float::<2>(&env.random(&[4, 3], -1.0, 1.0, 91)),
+        env.float::<2>(&env.random(&[3, 2], -1.0, 1.0, 92)),
+    );
+    let graph = device
+        .capture(&example, step)
+        .expect("forward and backward record");
+    for seed in [93, 95] {
+        let x = env.float::<2>(&env.random(&[4, 3], -1.0, 1.0, seed));
+        let w = env.float::<2>(&env.random(&[3, 2], -1.0, 1.0, seed + 1));
+        let (loss, grad) = graph.replay((x.clone(), w.clone())).unwrap();
+        let (e_loss, e_grad) = step((x, w));
+        assert_same("captured loss", loss, e_loss.clone());
+        assert_same("captured gradient", grad, e_grad.clone());
+        // The gradient's operations are in the graph: it replays on the plain device too.
+        let plain = crate::device();
+        let (x, w) = (
+            Env::new(plain.clone()).float::<2>(&env.random(&[4, 3], -1.0, 1.0, seed)),
+            Env::new(plain.clone()).float::<2>(&env.random(&[3, 2], -1.0, 1.0, seed + 1)),
+        );
+        let (loss, grad) = graph.replay((x, w)).unwrap();
+        assert!(!loss.device().is_autodiff());
+        assert_same("captured loss, plain device", loss, e_loss);
+        assert_same("captured gradient, plain device", grad, e_grad);
+    }
+}
