@@ -133,11 +133,16 @@ pub trait Backend:
         Err(graph_unsupported("graph_stop_capture"))
     }
 
-    /// Replays a captured graph.
+    /// Replays a captured graph: the recorded launches, against the buffers they used.
     ///
     /// # Safety
-    /// Every buffer the captured work read or wrote must still be alive and not used
-    /// concurrently by other work.
+    /// Until the replay's work completes (a read of its output, or a `sync`): every buffer the
+    /// captured work read or wrote is still alive (no tensor it used was dropped, so its memory
+    /// cannot have been handed to another tensor) and is not read or written by other work;
+    /// input refreshes and output reads go through the stream (the thread) the graph was
+    /// captured on. Behind `Fusion`, temporaries the fusion server owned during the capture
+    /// are not the caller's to keep alive: capture there only work whose every buffer the
+    /// caller holds.
     unsafe fn graph_replay(
         _device: &Self::Device,
         _graph: &BackendGraph<Self>,

@@ -3,8 +3,8 @@
 use crate::rules;
 use crate::tensor::TensorIr;
 use burn_backend::{
-    ConvOptions, ConvTransposeOptions, DType, Distribution, FloatDType, IndexingUpdateOp, IntDType,
-    InterpolateOptions, Scalar, Shape, Slice,
+    AttentionModuleOptions, ConvOptions, ConvTransposeOptions, DType, Distribution, FloatDType,
+    IndexingUpdateOp, IntDType, InterpolateOptions, Scalar, Shape, Slice,
 };
 use core::ops::Range;
 

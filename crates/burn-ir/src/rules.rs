@@ -415,15 +415,159 @@ pub fn conv_transpose2d(
     conv_input(c, x, weight);
     let (xd, wd) = (&x.shape.dims, &weight.shape.dims);
     let size: [usize; 2] = core::array::from_fn(|i| {
-        let full = (xd[2 + i].max(1) - 1) * options.stride[i]
-            + options.dilation[i] * (wd[2 + i].max(1) - 1)
-            + options.padding_out[i]
-            + 1;
-        full.checked_sub(2 * options.padding[i])
-            .unwrap_or_else(|| panic!("{}: the padding is larger than the output", c.op))
+        transpose_len(
+            c,
+            xd[2 + i],
+            wd[2 + i],
+            options.stride[i],
+            options.padding[i],
+            options.padding_out[i],
+            options.dilation[i],
+        )
     });
     TensorSpec::new(
         Shape::new([xd[0], wd[1] * options.groups, size[0], size[1]]),
         x.dtype,
     )
+}
+
+/// The output length of a transposed convolution along one dim (the kernels' checks).
+fn transpose_len(
+    c: &RuleCtx,
+    input: usize,
+    k: usize,
+    stride: usize,
+    padding: usize,
+    padding_out: usize,
+    dilation: usize,
+) -> usize {
+    assert!(
+        input > 0 && k > 0,
+        "{}: expected non-empty spatial input and kernel",
+        c.op
+    );
+    let full = (input - 1) * stride + dilation * (k - 1) + padding_out + 1;
+    assert!(
+        full > 2 * padding,
+        "{}: the padding ({padding}) leaves no output (full size {full})",
+        c.op
+    );
+    full - 2 * padding
+}
+
+fn check_rank(c: &RuleCtx, t: &TensorIr, rank: usize, what: &str) {
+    assert!(
+        t.shape.num_dims() == rank,
+        "{}: expected {what}, got {:?}",
+        c.op,
+        t.shape.dims
+    );
+}
+
+/// A 1-d pooling of `x [n, c, l]`.
+pub fn pool1d(
+    c: &RuleCtx,
+    x: &TensorIr,
+    kernel: usize,
+    stride: usize,
+    padding: usize,
+    dilation: usize,
+    ceil: bool,
+) -> TensorSpec {
+    check_rank(c, x, 3, "a [n, c, l] input");
+    let len = pool_len(c, x.shape.dims[2], kernel, stride, padding, dilation, ceil);
+    spatial1d(c, x, len)
+}
+
+/// A `[n, c, l]` input resized to `[n, c, size]`.
+pub fn spatial1d(c: &RuleCtx, x: &TensorIr, size: usize) -> TensorSpec {
+    check_rank(c, x, 3, "a [n, c, l] input");
+    let d = &x.shape.dims;
+    TensorSpec::new(Shape::new([d[0], d[1], size]), x.dtype)
+}
+
+/// A 1-d convolution of `x [n, c_in, l]` by `weight [c_out, c_in / groups, k]`.
+pub fn conv1d(
+    c: &RuleCtx,
+    x: &TensorIr,
+    weight: &TensorIr,
+    options: &ConvOptions<1>,
+) -> TensorSpec {
+    check_rank(c, x, 3, "a [n, c, l] input");
+    check_rank(c, weight, 3, "a [c_out, c_in / groups, k] weight");
+    let (xd, wd) = (&x.shape.dims, &weight.shape.dims);
+    let len = pool_len(
+        c,
+        xd[2],
+        wd[2],
+        options.stride[0],
+        options.padding[0],
+        options.dilation[0],
+        false,
+    );
+    TensorSpec::new(Shape::new([xd[0], wd[0], len]), x.dtype)
+}
+
+/// A 1-d transposed convolution of `x [n, c_in, l]` by `weight [c_in, c_out / groups, k]`.
+pub fn conv_transpose1d(
+    c: &RuleCtx,
+    x: &TensorIr,
+    weight: &TensorIr,
+    options: &ConvTransposeOptions<1>,
+) -> TensorSpec {
+    check_rank(c, x, 3, "a [n, c, l] input");
+    check_rank(c, weight, 3, "a [c_in, c_out / groups, k] weight");
+    let (xd, wd) = (&x.shape.dims, &weight.shape.dims);
+    let len = transpose_len(
+        c,
+        xd[2],
+        wd[2],
+        options.stride[0],
+        options.padding[0],
+        options.padding_out[0],
+        options.dilation[0],
+    );
+    TensorSpec::new(Shape::new([xd[0], wd[1] * options.groups, len]), x.dtype)
+}
+
+/// `[channels]`: dim 1 of `t` (a bias gradient).
+pub fn channels(c: &RuleCtx, t: &TensorIr) -> TensorSpec {
+    assert!(
+        t.shape.num_dims() >= 2,
+        "{}: expected [n, c, ..], got {:?}",
+        c.op,
+        t.shape.dims
+    );
+    TensorSpec::new(Shape::new([t.shape.dims[1]]), t.dtype)
+}
+
+/// The input gradient of a 2-d transposed convolution: the forward convolution of
+/// `output_grad` by `weight` (channels `weight.shape[0]`).
+pub fn conv_transpose2d_x_grad(
+    c: &RuleCtx,
+    weight: &TensorIr,
+    output_grad: &TensorIr,
+    options: &ConvTransposeOptions<2>,
+) -> TensorSpec {
+    let forward = ConvOptions::new(
+        options.stride,
+        options.padding,
+        options.dilation,
+        options.groups,
+    );
+    conv2d(c, output_grad, weight, &forward)
+}
+
+/// Attention over `query [.., q_len, d]` and `value [.., kv_len, d_v]`: `[.., q_len, d_v]`.
+pub fn attention(c: &RuleCtx, query: &TensorIr, value: &TensorIr) -> TensorSpec {
+    assert!(
+        query.shape.num_dims() >= 2 && query.shape.num_dims() == value.shape.num_dims(),
+        "{}: expected query and value of one rank >= 2, got {:?} and {:?}",
+        c.op,
+        query.shape.dims,
+        value.shape.dims
+    );
+    let mut dims = query.shape.dims.clone();
+    *dims.last_mut().unwrap() = *value.shape.dims.last().unwrap();
+    TensorSpec::new(Shape::new(dims), query.dtype)
 }

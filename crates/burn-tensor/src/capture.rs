@@ -17,10 +17,11 @@
 //! ```
 //!
 //! Tensors from outside the closure (a model's weights, `weight` above) become constants of
-//! the graph: a replay uses their values at capture time. Inside the closure tensors have no
-//! values yet: reading one (`into_data`, `into_scalar`), an operation whose output shape
-//! depends on the values (`nonzero`, `argwhere`) or `max_pool2d` (whose indices the IR does
-//! not record yet) stop the capture with [`CaptureError::Unsupported`].
+//! the graph: a replay uses their values at capture time (a quantized one dequantized). Inside
+//! the closure tensors have no values yet: reading one (`into_data`, `into_scalar`), an
+//! operation whose output shape depends on the values (`nonzero`, `argwhere`) or a pooling
+//! that returns its indices (`max_pool2d_with_indices`, not recorded by the IR yet) stop the
+//! capture with [`CaptureError::Unsupported`].
 //!
 //! A replay runs the recorded IR through the backend of the inputs' device, chosen once per
 //! replay: the public API's checks and the per-operation routing are skipped. It can run on
@@ -29,8 +30,8 @@
 
 use crate::{BasicOps, Device, Tensor};
 use burn_backend::{DType, TensorMetadata};
-use burn_dispatch::DispatchTensor;
 use burn_dispatch::capture as dispatch_capture;
+use burn_dispatch::{Dispatch, DispatchTensor};
 use core::marker::PhantomData;
 
 pub use burn_dispatch::capture::CaptureError;
@@ -194,12 +195,16 @@ impl Device {
         let input_layout = example.layout();
         let mut flat = Vec::new();
         example.clone().flatten(&mut flat);
+        // A quantized example stands for float inputs of the device's float dtype (what a
+        // quantized input is dequantized to on replay).
+        let float_dtype: DType = burn_backend::get_device_settings::<Dispatch>(self.dispatch())
+            .float_dtype
+            .into();
         let specs: Vec<_> = flat
             .iter()
             .map(|t| {
                 let dtype = match t.dtype() {
-                    // A quantized example stands for float inputs.
-                    DType::QFloat(_) => DType::F32,
+                    DType::QFloat(_) => float_dtype,
                     dtype => dtype,
                 };
                 (t.shape(), dtype)

@@ -65,7 +65,8 @@ pub enum CaptureError {
         /// Why it cannot be recorded.
         reason: String,
     },
-    /// `capture` was called on the device of a capture in progress.
+    /// `capture` was called on the device of a capture in progress, or `replay` was given a
+    /// tensor of a capture in progress.
     Nested,
     /// The closure returned a tensor of another capture.
     ForeignOutput {
@@ -154,6 +155,17 @@ impl CapturedGraph {
         base: DispatchDevice,
     ) -> Self {
         let ops = mark_last_uses(prune(ops, &outputs), &outputs, &constants);
+        // Constants only dead operations read are not kept (nor moved to replay devices).
+        let mut used: HashSet<TensorId> = outputs.iter().copied().collect();
+        for op in &ops {
+            op.for_each_tensor(&mut |t| {
+                used.insert(t.id);
+            });
+        }
+        let constants = constants
+            .into_iter()
+            .filter(|(id, _)| used.contains(id))
+            .collect();
         Self {
             inputs,
             outputs,

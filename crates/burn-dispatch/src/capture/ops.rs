@@ -18,6 +18,16 @@ use burn_ir::{
 use core::ops::Range;
 use std::sync::Arc;
 
+/// Stops the capture when an operation combines tensors of two recordings.
+fn same_recording(first: &Recording, other: &Recording) {
+    if first.id() != other.id() {
+        unsupported(
+            "capture",
+            "an operation combines tensors of two captures; a graph's tensors live in its closure",
+        );
+    }
+}
+
 /// The `Capture` parameter type of an argument kind.
 macro_rules! capture_arg_ty {
     (F) => { CaptureTensor };
@@ -52,9 +62,13 @@ macro_rules! capture_out_ty {
     };
 }
 
-/// Sets `$slot` to the recording of the argument, when it is the first to name one.
+/// Sets `$slot` to the recording of the argument, when it is the first to name one; stops the
+/// capture when arguments come from two recordings.
 macro_rules! capture_recording {
-    (F; $x:expr, $slot:ident) => { if $slot.is_none() { $slot = Some($x.recording.clone()); } };
+    (F; $x:expr, $slot:ident) => { match &$slot {
+        None => $slot = Some($x.recording.clone()),
+        Some(first) => same_recording(first, &$x.recording),
+    } };
     (I; $x:expr, $slot:ident) => { capture_recording!(F; $x, $slot) };
     (B; $x:expr, $slot:ident) => { capture_recording!(F; $x, $slot) };
     (OptF; $x:expr, $slot:ident) => { if let Some(t) = $x { capture_recording!(F; t, $slot) } };

@@ -23,9 +23,24 @@ pub(crate) struct Unsupported {
 /// a plain panic naming `op` when no capture runs on this thread.
 pub(crate) fn unsupported(op: &'static str, reason: &'static str) -> ! {
     if ACTIVE.with(|slot| slot.borrow().is_some()) {
+        quiet_refusals();
         std::panic::panic_any(Unsupported { op, reason })
     }
     panic!("{op}: {reason}")
+}
+
+/// Installs, once, a panic hook that prints nothing for a refused operation (the capture
+/// returns it as an error) and hands every other panic to the hook that was there.
+fn quiet_refusals() {
+    static INSTALL: std::sync::Once = std::sync::Once::new();
+    INSTALL.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !info.payload().is::<Unsupported>() {
+                previous(info);
+            }
+        }));
+    });
 }
 
 /// What a recording accumulates.
@@ -97,12 +112,14 @@ impl Recording {
     /// Appends `op`; panics when the capture is over.
     pub(crate) fn record(&self, op: OperationIr) {
         let mut state = self.lock();
-        assert!(
-            !state.closed,
-            "{}: a tensor of a finished capture was used; use the tensors the captured graph's \
-             `replay` returns instead",
-            op.name()
-        );
+        if state.closed {
+            drop(state);
+            unsupported(
+                op.name(),
+                "a tensor of a finished capture was used; use the tensors the captured graph's \
+                 `replay` returns instead",
+            );
+        }
         state.ops.push(op);
     }
 

@@ -30,7 +30,11 @@ impl BoolTensorOps<Self> for Dispatch {
         super::transfer::bool_to_device(tensor, device)
     }
     fn bool_cat(tensors: Vec<T>, dim: usize) -> T {
-        dispatch!(&tensors[0], E, B => E::wrap_bool(B::bool_cat(convert_in!(E, bools, tensors), dim)))
+        let route = tensors
+            .iter()
+            .find(|t| t.is_recording())
+            .unwrap_or(&tensors[0]);
+        dispatch!(route, E, B => E::wrap_bool(B::bool_cat(convert_in!(E, bools, tensors), dim)))
     }
 
     forward! {

@@ -83,7 +83,11 @@ impl FloatTensorOps<Self> for Dispatch {
 
     /// Quantized tensors concatenate quantized when all of them are.
     fn float_cat(tensors: Vec<T>, dim: usize) -> T {
-        if !tensors.is_empty() && tensors.iter().all(super::is_quantized) {
+        // (Inside a capture, quantized operands are recorded dequantized, by `forward!`.)
+        if !tensors.is_empty()
+            && tensors.iter().all(super::is_quantized)
+            && !tensors.iter().any(DispatchTensor::is_recording)
+        {
             return dispatch!(&tensors[0], E, B => E::wrap_quantized(B::q_cat(tensors.into_iter().map(E::quantized).collect(), dim)));
         }
         forward!(@body float_cat [first] (tensors => floats, dim => val) -> float)

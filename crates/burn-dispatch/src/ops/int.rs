@@ -53,7 +53,11 @@ impl IntTensorOps<Self> for Dispatch {
         super::transfer::int_to_device(tensor, device)
     }
     fn int_cat(tensors: Vec<T>, dim: usize) -> T {
-        dispatch!(&tensors[0], E, B => E::wrap_int(B::int_cat(convert_in!(E, ints, tensors), dim)))
+        let route = tensors
+            .iter()
+            .find(|t| t.is_recording())
+            .unwrap_or(&tensors[0]);
+        dispatch!(route, E, B => E::wrap_int(B::int_cat(convert_in!(E, ints, tensors), dim)))
     }
 
     forward! {

@@ -210,7 +210,9 @@ macro_rules! forward_quantized {
             -> T => float | $qop:ident[$q:ident]($($qarg:ident => $qk:ident),* $(,)?);
     )*) => {$(
         fn $op($first: $fty $(, $arg: $aty)*) -> T {
-            if super::is_quantized(&$q) {
+            // Inside a capture, quantized operands are recorded dequantized, by `forward!`.
+            let recording = recording_arg!($fk, &$first)$(.or(recording_arg!($ak, &$arg)))*.is_some();
+            if super::is_quantized(&$q) && !recording {
                 return dispatch!(&$q, E, B => E::wrap_quantized(B::$qop($(convert_in!(E, $qk, $qarg)),*)));
             }
             forward!(@body $op [$($route)?] ($first => $fk $(, $arg => $ak)*) -> float)

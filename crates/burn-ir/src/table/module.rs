@@ -11,6 +11,26 @@ macro_rules! module_operations {
                 MaxPool2d = max_pool2d(x: F, kernel_size: Val[[usize; 2]], stride: Val[[usize; 2]], padding: Val[[usize; 2]],
                     dilation: Val[[usize; 2]], ceil_mode: Val[bool]) -> F
                     => |c| rules::pool2d(c, &x, kernel_size, stride, padding, dilation, ceil_mode);
+                MaxPool1d = max_pool1d(x: F, kernel_size: Val[usize], stride: Val[usize], padding: Val[usize],
+                    dilation: Val[usize], ceil_mode: Val[bool]) -> F
+                    => |c| rules::pool1d(c, &x, kernel_size, stride, padding, dilation, ceil_mode);
+                AvgPool1d = avg_pool1d(x: F, kernel_size: Val[usize], stride: Val[usize], padding: Val[usize],
+                    count_include_pad: Val[bool], ceil_mode: Val[bool]) -> F
+                    => |c| rules::pool1d(c, &x, kernel_size, stride, padding, 1, ceil_mode);
+                AdaptiveAvgPool1d = adaptive_avg_pool1d(x: F, output_size: Val[usize]) -> F
+                    => |c| rules::spatial1d(c, &x, output_size);
+                Conv1d = conv1d(x: F, weight: F, bias: OptF, options: Val[ConvOptions<1>]) -> F
+                    => |c| rules::conv1d(c, &x, &weight, &options);
+                ConvTranspose1d = conv_transpose1d(x: F, weight: F, bias: OptF, options: Val[ConvTransposeOptions<1>]) -> F
+                    => |c| rules::conv_transpose1d(c, &x, &weight, &options);
+                ConvBiasBackward = conv_bias_backward(output_grad: F) -> F => |c| rules::channels(c, &output_grad);
+                ConvTranspose2dXBackward = conv_transpose2d_x_backward(weight: F, output_grad: F, options: Val[ConvTransposeOptions<2>]) -> F
+                    => |c| rules::conv_transpose2d_x_grad(c, &weight, &output_grad, &options);
+                ConvTranspose2dWeightBackward = conv_transpose2d_weight_backward(x: F, weight: F, output_grad: F,
+                    options: Val[ConvTransposeOptions<2>]) -> F
+                    => |c| rules::same(c, &weight);
+                Attention = attention(query: F, key: F, value: F, mask: OptB, options: Val[AttentionModuleOptions]) -> F
+                    => |c| rules::attention(c, &query, &value);
         ]);
     };
     ($callback:ident, decomposed) => {

@@ -104,3 +104,20 @@ fn the_backend_graph_api_is_a_typed_error_where_unsupported() {
         }
     }
 }
+
+#[test]
+fn tensors_of_two_captures_do_not_mix() {
+    let device = crate::device();
+    let example = Tensor::<1>::zeros([3], &device);
+    let mut leaked = None;
+    let _first = device
+        .capture(&example, |x: Tensor<1>| {
+            leaked = Some(x.clone());
+            x + 1.0
+        })
+        .unwrap();
+    let err = device
+        .capture(&example, |x: Tensor<1>| x + leaked.clone().unwrap())
+        .unwrap_err();
+    assert!(matches!(err, CaptureError::Unsupported { .. }), "{err:?}");
+}

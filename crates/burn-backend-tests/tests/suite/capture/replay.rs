@@ -268,3 +268,64 @@ fn a_training_step_with_its_backward_pass_is_captured() {
         assert_same("captured gradient, plain device", grad, e_grad);
     }
 }
+
+#[test]
+fn one_dim_convolutions_pools_and_attention_replay_like_eager() {
+    use burn::tensor::module::{
+        adaptive_avg_pool1d, attention, avg_pool1d, conv_transpose1d, conv1d, max_pool1d,
+    };
+    use burn::tensor::ops::{AttentionModuleOptions, ConvOptions, ConvTransposeOptions};
+    let device = crate::device();
+    let env = Env::new(device.clone());
+    let weight = env.float::<3>(&env.random(&[4, 3, 3], -0.5, 0.5, 100));
+    let up = env.float::<3>(&env.random(&[4, 2, 3], -0.5, 0.5, 101));
+    let (k, v) = (
+        env.float::<4>(&env.random(&[1, 2, 5, 4], -1.0, 1.0, 102)),
+        env.float::<4>(&env.random(&[1, 2, 5, 3], -1.0, 1.0, 103)),
+    );
+    let run = |(x, q): (Tensor<3>, Tensor<4>)| -> (Tensor<3>, Tensor<4>) {
+        let y = conv1d(x, weight.clone(), None, ConvOptions::new([2], [1], [1], 1));
+        let y = max_pool1d(y, 2, 1, 0, 1, false);
+        let y = avg_pool1d(y, 2, 2, 1, false, true);
+        let y = adaptive_avg_pool1d(y, 3);
+        let y = conv_transpose1d(
+            y,
+            up.clone(),
+            None,
+            ConvTransposeOptions::new([2], [1], [0], [1], 1),
+        );
+        let options = AttentionModuleOptions {
+            is_causal: true,
+            ..Default::default()
+        };
+        (y, attention(q, k.clone(), v.clone(), None, options))
+    };
+    let inputs = |seed| {
+        (
+            env.float::<3>(&env.random(&[2, 3, 11], -1.0, 1.0, seed)),
+            env.float::<4>(&env.random(&[1, 2, 5, 4], -1.0, 1.0, seed + 1)),
+        )
+    };
+    let graph = device
+        .capture(&inputs(104), run)
+        .expect("1-d ops and attention record");
+    let (y, a) = graph.replay(inputs(106)).unwrap();
+    let (e_y, e_a) = run(inputs(106));
+    assert_same("1-d conv/pool chain", y, e_y);
+    assert_same("attention", a, e_a);
+}
+
+#[test]
+fn an_outside_tensor_first_in_a_cat_becomes_a_constant() {
+    let device = crate::device();
+    let outside = Tensor::<1, burn::tensor::Int>::from_ints([7, 8], &device);
+    let example = Tensor::<1, burn::tensor::Int>::from_ints([0, 0, 0], &device);
+    let graph = device
+        .capture(&example, |x| Tensor::cat(vec![outside.clone(), x], 0))
+        .unwrap();
+    let got = graph.replay(Tensor::from_ints([1, 2, 3], &device)).unwrap();
+    assert_eq!(
+        got.into_data().iter::<i64>().collect::<Vec<_>>(),
+        vec![7, 8, 1, 2, 3]
+    );
+}
