@@ -135,6 +135,8 @@ type Bound = Arc<Vec<(TensorId, DispatchTensor)>>;
 /// dtypes on any executing device (see `crate::capture`).
 #[derive(Debug)]
 pub struct CapturedGraph {
+    /// Ids run from 0 to `num_ids - 1` (the replay keeps tensors in a vector by id).
+    num_ids: usize,
     inputs: Vec<(TensorId, Shape, DType)>,
     outputs: Vec<TensorId>,
     ops: Vec<OperationIr>,
@@ -162,11 +164,14 @@ impl CapturedGraph {
                 used.insert(t.id);
             });
         }
-        let constants = constants
+        let mut constants: Vec<_> = constants
             .into_iter()
             .filter(|(id, _)| used.contains(id))
             .collect();
+        let (mut inputs, mut outputs, mut ops) = (inputs, outputs, ops);
+        let num_ids = renumber(&mut inputs, &mut outputs, &mut ops, &mut constants);
         Self {
+            num_ids,
             inputs,
             outputs,
             ops,
@@ -244,6 +249,7 @@ impl CapturedGraph {
             &device,
             handles,
             &self.outputs,
+            self.num_ids,
         ))
     }
 
@@ -343,4 +349,26 @@ fn mark_last_uses(
         });
     }
     ops
+}
+
+/// Renumbers every tensor id densely from 0 (inputs, constants, then outputs of operations in
+/// order) and returns how many there are.
+fn renumber(
+    inputs: &mut [(TensorId, Shape, DType)],
+    outputs: &mut [TensorId],
+    ops: &mut [OperationIr],
+    constants: &mut [(TensorId, DispatchTensor)],
+) -> usize {
+    let mut dense: HashMap<TensorId, TensorId> = HashMap::new();
+    let mut assign = |id: &mut TensorId| {
+        let next = TensorId(dense.len() as u64);
+        *id = *dense.entry(*id).or_insert(next);
+    };
+    inputs.iter_mut().for_each(|(id, _, _)| assign(id));
+    constants.iter_mut().for_each(|(id, _)| assign(id));
+    for op in ops.iter_mut() {
+        op.for_each_tensor_mut(&mut |t| assign(&mut t.id));
+    }
+    outputs.iter_mut().for_each(&mut assign);
+    dense.len()
 }

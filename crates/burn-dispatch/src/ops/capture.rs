@@ -28,8 +28,9 @@ fn run<B: Backend>(
     device: B::Device,
     handles: Vec<(TensorId, Handle<B>)>,
     outputs: &[TensorId],
+    num_ids: usize,
 ) -> Vec<Handle<B>> {
-    let mut ctx = ExecutionContext::new(device);
+    let mut ctx = ExecutionContext::with_dense_ids(device, num_ids);
     for (id, handle) in handles {
         ctx.insert(id, handle);
     }
@@ -60,19 +61,20 @@ impl Dispatch {
     }
 
     /// Runs recorded operations on `device`, the inputs and constants in `handles` (all on
-    /// `device`), and returns the tensors `outputs` name.
+    /// `device`), and returns the tensors `outputs` name; ids run from 0 to `num_ids - 1`.
     pub(crate) fn execute_ir(
         ops: &[OperationIr],
         device: &DispatchDevice,
         handles: Vec<(TensorId, DispatchTensor)>,
         outputs: &[TensorId],
+        num_ids: usize,
     ) -> Vec<DispatchTensor> {
         if device.is_autodiff() {
             let handles = handles
                 .into_iter()
                 .map(|(id, t)| (id, handle_of::<Dispatch>(t.dtype(), t, |t| t, |t| t, |t| t)))
                 .collect();
-            return run::<Dispatch>(ops, device.clone(), handles, outputs)
+            return run::<Dispatch>(ops, device.clone(), handles, outputs, num_ids)
                 .into_iter()
                 .map(|handle| match handle {
                     Handle::Float(t) | Handle::Int(t) | Handle::Bool(t) => t,
@@ -84,7 +86,7 @@ impl Dispatch {
                 .into_iter()
                 .map(|(id, t)| (id, handle_of::<B>(t.dtype(), t, E::float, E::int, E::bool)))
                 .collect();
-            run::<B>(ops, E::device(device), handles, outputs)
+            run::<B>(ops, E::device(device), handles, outputs, num_ids)
                 .into_iter()
                 .map(|handle| match handle {
                     Handle::Float(t) => E::wrap_float(t),

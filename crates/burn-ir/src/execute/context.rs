@@ -36,7 +36,45 @@ impl<B: Backend> Handle<B> {
 pub struct ExecutionContext<B: Backend> {
     /// The device the sequence runs on.
     pub device: B::Device,
-    handles: HashMap<TensorId, Handle<B>, BuildHasherDefault<IdHasher>>,
+    handles: Store<B>,
+}
+
+/// Where the tensors are kept: by id in a map (ids of a long-lived server), or in a vector
+/// indexed by id (a sequence renumbered from 0, such as a captured graph).
+enum Store<B: Backend> {
+    Map(HashMap<TensorId, Handle<B>, BuildHasherDefault<IdHasher>>),
+    Slots(Vec<Option<Handle<B>>>),
+}
+
+impl<B: Backend> Store<B> {
+    fn get(&self, id: TensorId) -> Option<&Handle<B>> {
+        match self {
+            Store::Map(map) => map.get(&id),
+            Store::Slots(slots) => slots.get(id.0 as usize).and_then(Option::as_ref),
+        }
+    }
+
+    fn remove(&mut self, id: TensorId) -> Option<Handle<B>> {
+        match self {
+            Store::Map(map) => map.remove(&id),
+            Store::Slots(slots) => slots.get_mut(id.0 as usize).and_then(Option::take),
+        }
+    }
+
+    fn insert(&mut self, id: TensorId, handle: Handle<B>) {
+        match self {
+            Store::Map(map) => {
+                map.insert(id, handle);
+            }
+            Store::Slots(slots) => {
+                let index = id.0 as usize;
+                if index >= slots.len() {
+                    slots.resize_with(index + 1, || None);
+                }
+                slots[index] = Some(handle);
+            }
+        }
+    }
 }
 
 macro_rules! kind_access {
@@ -70,15 +108,26 @@ impl<B: Backend> ExecutionContext<B> {
     pub fn new(device: B::Device) -> Self {
         Self {
             device,
-            handles: HashMap::default(),
+            handles: Store::Map(HashMap::default()),
+        }
+    }
+
+    /// An empty context on `device` for a sequence whose ids are dense, from 0 to about `len`
+    /// (a captured graph): tensors are kept in a vector indexed by id.
+    pub fn with_dense_ids(device: B::Device, len: usize) -> Self {
+        let mut slots = Vec::new();
+        slots.resize_with(len, || None);
+        Self {
+            device,
+            handles: Store::Slots(slots),
         }
     }
 
     /// Takes the tensor `t` names, whatever its kind.
     pub fn take(&mut self, t: &TensorIr) -> Handle<B> {
         let found = match t.status {
-            TensorStatus::ReadWrite => self.handles.remove(&t.id),
-            _ => self.handles.get(&t.id).cloned(),
+            TensorStatus::ReadWrite => self.handles.remove(t.id),
+            _ => self.handles.get(t.id).cloned(),
         };
         found.unwrap_or_else(|| panic!("ir: tensor {:?} has no data (status {:?})", t.id, t.status))
     }
@@ -107,17 +156,17 @@ impl<B: Backend> ExecutionContext<B> {
 
     /// The shape and dtype of the tensor stored under `id`.
     pub fn metadata(&self, id: TensorId) -> Option<(burn_backend::Shape, burn_backend::DType)> {
-        self.handles.get(&id).map(Handle::metadata)
+        self.handles.get(id).map(Handle::metadata)
     }
 
     /// The tensor stored under `id`.
     pub fn get(&self, id: TensorId) -> Option<&Handle<B>> {
-        self.handles.get(&id)
+        self.handles.get(id)
     }
 
     /// Forgets the tensor stored under `id`.
     pub fn remove(&mut self, id: TensorId) {
-        self.handles.remove(&id);
+        self.handles.remove(id);
     }
 }
 
