@@ -11,6 +11,7 @@
 pub mod table;
 pub mod execute;
 mod operation;
+mod record;
 mod relative;
 pub mod rules;
 mod tensor;

@@ -13,7 +13,7 @@ use burn_backend::{
 };
 use burn_ir::{
     ActivationOperationIr, BoolOperationIr, FloatOperationIr, IntOperationIr, ModuleOperationIr,
-    RuleCtx, TensorIr, rules,
+    RuleCtx, rules,
 };
 use core::ops::Range;
 use std::sync::Arc;
@@ -26,40 +26,6 @@ fn same_recording(first: &Recording, other: &Recording) {
             "an operation combines tensors of two captures; a graph's tensors live in its closure",
         );
     }
-}
-
-/// The `Capture` parameter type of an argument kind.
-macro_rules! capture_arg_ty {
-    (F) => { CaptureTensor };
-    (I) => { CaptureTensor };
-    (B) => { CaptureTensor };
-    (OptF) => { Option<CaptureTensor> };
-    (OptB) => { Option<CaptureTensor> };
-    (VecF) => { Vec<CaptureTensor> };
-    (VecI) => { Vec<CaptureTensor> };
-    (VecB) => { Vec<CaptureTensor> };
-    (Dev) => { &CaptureDevice };
-    (Val $t:ty) => { $t };
-    (Slice $t:ty) => { &[$t] };
-}
-
-/// The `Capture` return type of an output kind.
-macro_rules! capture_out_ty {
-    (F) => {
-        CaptureTensor
-    };
-    (I) => {
-        CaptureTensor
-    };
-    (B) => {
-        CaptureTensor
-    };
-    (FI) => {
-        (CaptureTensor, CaptureTensor)
-    };
-    (II) => {
-        (CaptureTensor, CaptureTensor)
-    };
 }
 
 /// Sets `$slot` to the recording of the argument, when it is the first to name one; stops the
@@ -81,45 +47,6 @@ macro_rules! capture_recording {
     (Slice $t:ty; $x:expr, $slot:ident) => {};
 }
 
-/// The recorded (IR) form of an argument.
-macro_rules! capture_to_ir {
-    (F; $x:expr) => { $x.into_ir() };
-    (I; $x:expr) => { $x.into_ir() };
-    (B; $x:expr) => { $x.into_ir() };
-    (OptF; $x:expr) => { $x.map(CaptureTensor::into_ir) };
-    (OptB; $x:expr) => { $x.map(CaptureTensor::into_ir) };
-    (VecF; $x:expr) => { $x.into_iter().map(CaptureTensor::into_ir).collect::<Vec<_>>() };
-    (VecI; $x:expr) => { capture_to_ir!(VecF; $x) };
-    (VecB; $x:expr) => { capture_to_ir!(VecF; $x) };
-    (Dev; $x:expr) => { { let _ = $x; } };
-    (Val $t:ty; $x:expr) => { $x };
-    (Slice $t:ty; $x:expr) => { $x.to_vec() };
-}
-
-/// The output tensors (IR) of an operation from its rule's result.
-macro_rules! capture_out_ir {
-    (F; $rec:ident, $spec:expr) => { { let s = $spec; TensorIr::output($rec.new_id(), s.shape, s.dtype) } };
-    (I; $rec:ident, $spec:expr) => { capture_out_ir!(F; $rec, $spec) };
-    (B; $rec:ident, $spec:expr) => { capture_out_ir!(F; $rec, $spec) };
-    (FI; $rec:ident, $spec:expr) => { {
-        let [a, b] = $spec;
-        [capture_out_ir!(F; $rec, a), capture_out_ir!(F; $rec, b)]
-    } };
-    (II; $rec:ident, $spec:expr) => { capture_out_ir!(FI; $rec, $spec) };
-}
-
-/// The `Capture` result from the recorded outputs.
-macro_rules! capture_out_wrap {
-    (F; $rec:ident, $out:expr) => { { let o = $out; CaptureTensor::new(o.id, o.shape, o.dtype, $rec.clone()) } };
-    (I; $rec:ident, $out:expr) => { capture_out_wrap!(F; $rec, $out) };
-    (B; $rec:ident, $out:expr) => { capture_out_wrap!(F; $rec, $out) };
-    (FI; $rec:ident, $out:expr) => { {
-        let [a, b] = $out;
-        (capture_out_wrap!(F; $rec, a), capture_out_wrap!(F; $rec, b))
-    } };
-    (II; $rec:ident, $out:expr) => { capture_out_wrap!(FI; $rec, $out) };
-}
-
 /// Writes the `Capture` trait methods of a table: lazy ones record, eager ones (output shape
 /// known only by running) stop the capture.
 macro_rules! capture_methods {
@@ -129,20 +56,20 @@ macro_rules! capture_methods {
     ) => {
         $(
             #[allow(unused_mut)]
-            fn $lname($($la: capture_arg_ty!($lk $($lt)?)),*) -> capture_out_ty!($lout) {
+            fn $lname($($la: burn_ir::record_arg_ty!($lk $($lt)?; CaptureTensor, CaptureDevice)),*) -> burn_ir::record_out_ty!($lout; CaptureTensor) {
                 let mut recording: Option<Arc<Recording>> = None;
                 $( capture_recording!($lk $($lt)?; &$la, recording); )*
                 let recording = recording.expect(concat!(stringify!($lname), ": no tensor or device argument"));
-                $( let $la = capture_to_ir!($lk $($lt)?; $la); )*
+                $( let $la = burn_ir::record_to_ir!($lk $($lt)?; $la); )*
                 let ctx = RuleCtx { op: stringify!($lname), settings: recording.settings() };
-                let out = capture_out_ir!($lout; recording, ($rule)(&ctx));
+                let out = burn_ir::record_out_ir!($lout; recording, ($rule)(&ctx));
                 recording.record($Enum::$LV { $($la,)* out: out.clone() }.into());
-                capture_out_wrap!($lout; recording, out)
+                burn_ir::record_out_wrap!($lout; CaptureTensor, recording, out)
             }
         )*
         $(
             #[allow(unused_variables)]
-            fn $ename($($ea: capture_arg_ty!($ek $($et)?)),*) -> capture_out_ty!($eout) {
+            fn $ename($($ea: burn_ir::record_arg_ty!($ek $($et)?; CaptureTensor, CaptureDevice)),*) -> burn_ir::record_out_ty!($eout; CaptureTensor) {
                 unsupported(
                     stringify!($ename),
                     "its output shape is known only by running it, so it cannot be recorded",
