@@ -12,6 +12,9 @@ options:
                      binary built with the feature `wgpu`, which `cargo xtask bench` does for it.
   --workload LIST    comma-separated workload ids, e.g. W1,W2 (default: every workload)
   --runs N           timed runs per configuration (default 10; at least 3)
+  --rounds N         measure every configuration in N rounds, interleaved with the others
+                     (default 3): the runs and the time cap are shared out between them, so a
+                     machine's drift during the command shows in every row's min–max
   --max-seconds S    time cap per configuration, warm-up included (default 20): a slow
                      configuration stops after 3 timed runs once past it, and says so
   --out PATH         where to write the JSON results (default target/bench/results.json)
@@ -29,6 +32,7 @@ pub struct Options {
     pub backends: Vec<BackendChoice>,
     pub workloads: Vec<&'static Workload>,
     pub runs: usize,
+    pub rounds: usize,
     pub max_seconds: f64,
     pub out: Option<PathBuf>,
     pub limits: bool,
@@ -51,6 +55,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
         backends: BackendChoice::ALL.to_vec(),
         workloads: workloads::ALL.iter().collect(),
         runs: 10,
+        rounds: 3,
         max_seconds: 20.0,
         out: None,
         limits: true,
@@ -89,6 +94,13 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
                     .ok()
                     .filter(|&n| n >= 3)
                     .ok_or_else(|| format!("--runs {runs}: expected a whole number >= 3"))?;
+            }
+            "--rounds" => {
+                let rounds = value("a number")?;
+                options.rounds =
+                    rounds.parse().ok().filter(|&n| n >= 1).ok_or_else(|| {
+                        format!("--rounds {rounds}: expected a whole number >= 1")
+                    })?;
             }
             "--max-seconds" => {
                 let secs = value("a number of seconds")?;
@@ -169,6 +181,7 @@ mod tests {
         assert_eq!(options.backends, BackendChoice::ALL.to_vec());
         assert_eq!(options.workloads.len(), workloads::ALL.len());
         assert_eq!(options.runs, 10);
+        assert_eq!(options.rounds, 3);
     }
 
     #[test]
@@ -185,6 +198,8 @@ mod tests {
         assert!(run(&["--backend", "cuda"]).is_err());
         assert!(run(&["--workload", "W9"]).is_err());
         assert!(run(&["--runs", "2"]).is_err());
+        assert!(run(&["--rounds", "0"]).is_err());
+        assert_eq!(run(&["--rounds", "1"]).unwrap().rounds, 1);
         assert!(run(&["--frobnicate"]).is_err());
     }
 }

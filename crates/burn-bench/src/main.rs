@@ -1,9 +1,10 @@
 //! `cargo xtask bench`: the workloads of the performance issue through the public API, on the
 //! chosen backends, beside the machine's own limits. Prints a table and writes JSON.
 //!
-//! Method (see `measure.rs`): inputs made and synchronised outside the clock; warm-up; then at
-//! least 10 timed runs (fewer, but at least 3, when a configuration passes its time cap, marked
-//! `*`), each ending with `device.sync()`; the median and the min–max.
+//! Method (see `measure.rs`): every configuration in rounds (3 by default) interleaved with the
+//! other configurations; each round makes the inputs outside the clock, warms up and times its
+//! share of at least 10 runs (fewer, but at least 3, when a configuration passes its time cap,
+//! marked `*`), each ending with `device.sync()`; the median and the min–max of all runs.
 
 mod backends;
 mod cli;
@@ -23,6 +24,7 @@ use measure::{MIN_RUNS, Method};
 use report::{BackendEntry, MethodEntry, Report, Row};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::process::ExitCode;
+use std::rc::Rc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -129,6 +131,7 @@ fn run(options: Options) -> Result<(), String> {
     let method = Method {
         runs: options.runs,
         max_seconds: options.max_seconds,
+        rounds: options.rounds,
     };
     let mut report = Report {
         date: report::utc_now(),
@@ -139,6 +142,7 @@ fn run(options: Options) -> Result<(), String> {
         limits: (!passes.is_empty()).then(|| Limits::from_passes(passes.clone())),
         method: MethodEntry {
             runs: method.runs,
+            rounds: method.rounds,
             min_runs: MIN_RUNS,
             max_seconds_per_configuration: method.max_seconds,
             sync: "each timed run ends with device.sync(); inputs are made and synchronised \
@@ -149,16 +153,41 @@ fn run(options: Options) -> Result<(), String> {
         others_pct: None,
     };
 
-    for workload in &options.workloads {
-        for case in (workload.cases)() {
-            for (choice, opened) in &backends {
-                let row = run_case(workload, &case, *choice, opened, method, cpus);
-                report.results.push(row);
-                // Partial results survive a later hang or abort.
-                report.compare();
-                report.write(&out)?;
-            }
+    // Every configuration, measured in `rounds` interleaved rounds (see `measure.rs`).
+    let configurations: Vec<(&Workload, Rc<Case>, BackendChoice, &Opened)> = options
+        .workloads
+        .iter()
+        .flat_map(|&workload| {
+            (workload.cases)()
+                .into_iter()
+                .map(move |case| (workload, Rc::new(case)))
+        })
+        .flat_map(|(workload, case)| {
+            backends
+                .iter()
+                .map(move |(choice, opened)| (workload, case.clone(), *choice, opened))
+        })
+        .collect();
+    let mut measured: Vec<Measured> = configurations.iter().map(|_| Measured::default()).collect();
+    for round in 0..method.rounds.max(1) {
+        if method.rounds > 1 {
+            eprintln!("round {} of {}", round + 1, method.rounds);
         }
+        for (i, (workload, case, choice, opened)) in configurations.iter().enumerate() {
+            if measured[i].error.is_some() {
+                continue;
+            }
+            measured[i].round(workload, case, *choice, opened, method, cpus);
+        }
+        report.results = configurations
+            .iter()
+            .zip(&measured)
+            .filter(|(_, m)| m.sample.is_some() || m.error.is_some())
+            .map(|((workload, case, choice, opened), m)| m.row(workload, case, *choice, opened))
+            .collect();
+        // Partial results survive a later hang or abort.
+        report.compare();
+        report.write(&out)?;
     }
 
     if options.limits {
@@ -212,9 +241,10 @@ fn run(options: Options) -> Result<(), String> {
         ),
     }
     println!(
-        "method: warm-up, then the median of >= {} timed runs (min–max beside it), each ending with \
-         device.sync(); `*` = fewer runs (>= {MIN_RUNS}) because the configuration passed its {} s cap.",
-        method.runs, method.max_seconds
+        "method: {} interleaved round(s) per configuration, each a warm-up and its share of >= {} \
+         timed runs, each run ending with device.sync(); the median of all runs (min–max beside \
+         it); `*` = fewer runs (>= {MIN_RUNS}) because the configuration passed its {} s cap.",
+        method.rounds, method.runs, method.max_seconds
     );
     println!(
         "% roofline = the least time the machine's limits allow (max of flops/peak, bytes/triad) \
@@ -264,82 +294,107 @@ fn run(options: Options) -> Result<(), String> {
     Ok(())
 }
 
-/// One configuration: setup, measure, and the row (an error or a panic becomes the row's
-/// error, so the other configurations still run).
-fn run_case(
-    workload: &Workload,
-    case: &Case,
-    choice: BackendChoice,
-    opened: &Opened,
-    method: Method,
-    cpus: usize,
-) -> Row {
-    let device = &opened.device;
-    let label = format!("{} {} on {}", workload.id, case.info.size, choice.name());
-    eprintln!("{label}…");
-    watchdog_arm(&label);
-    let started = Instant::now();
-    let meter = CpuMeter::read();
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
-        let mut runner = (case.setup)(device)?;
-        measure::measure(&mut runner, method)
-    }))
-    .unwrap_or_else(|payload| Err(format!("panicked: {}", panic_message(&*payload))));
-    let others_pct = meter.and_then(|m| m.others_percent_since(cpus));
-    device.memory_cleanup();
-    watchdog_disarm();
+/// What the rounds of one configuration measured so far.
+#[derive(Default)]
+struct Measured {
+    sample: Option<measure::Sample>,
+    /// The first failure (an error or a panic); the configuration's later rounds are skipped.
+    error: Option<String>,
+    /// The largest share of the CPUs other processes took during one of its rounds.
+    others_pct: Option<f64>,
+}
 
-    let info = &case.info;
-    let mut row = Row {
-        workload: workload.id,
-        title: workload.title,
-        size: info.size.clone(),
-        backend: choice.name(),
-        device: device.to_string(),
-        on_cpu: opened.on_cpu,
-        flops: info.flops,
-        bytes: info.bytes,
-        warmup_runs: 0,
-        times_s: Vec::new(),
-        capped: false,
-        median_s: None,
-        min_s: None,
-        max_s: None,
-        figure: None,
-        unit: info.figure.unit(),
-        roofline_pct: None,
-        speed_vs_flex: None,
-        others_pct,
-        error: None,
-    };
-    match outcome {
-        Ok(sample) => {
+impl Measured {
+    /// One round: setup, measure (an error or a panic becomes the configuration's error, so
+    /// the other configurations still run).
+    fn round(
+        &mut self,
+        workload: &Workload,
+        case: &Case,
+        choice: BackendChoice,
+        opened: &Opened,
+        method: Method,
+        cpus: usize,
+    ) {
+        let device = &opened.device;
+        let label = format!("{} {} on {}", workload.id, case.info.size, choice.name());
+        eprintln!("{label}…");
+        watchdog_arm(&label);
+        let started = Instant::now();
+        let meter = CpuMeter::read();
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            let mut runner = (case.setup)(device)?;
+            measure::measure(&mut runner, method)
+        }))
+        .unwrap_or_else(|payload| Err(format!("panicked: {}", panic_message(&*payload))));
+        let others_pct = meter.and_then(|m| m.others_percent_since(cpus));
+        device.memory_cleanup();
+        watchdog_disarm();
+        if let Some(pct) = others_pct {
+            self.others_pct = Some(self.others_pct.map_or(pct, |seen| seen.max(pct)));
+        }
+        match outcome {
+            Ok(round) => {
+                let median = round.median();
+                eprintln!(
+                    "  median {:.3} ms over {} runs{} ({:.1} {}), {:.1} s{}",
+                    median * 1e3,
+                    round.times.len(),
+                    if round.capped { ", capped" } else { "" },
+                    case.info.figure.value(&case.info, median),
+                    case.info.figure.unit(),
+                    started.elapsed().as_secs_f64(),
+                    others_note(others_pct)
+                );
+                match &mut self.sample {
+                    Some(sample) => sample.absorb(round),
+                    None => self.sample = Some(round),
+                }
+            }
+            Err(message) => {
+                eprintln!("  FAILED: {message}");
+                self.error = Some(message);
+            }
+        }
+    }
+
+    /// The report's row: every round's runs together.
+    fn row(&self, workload: &Workload, case: &Case, choice: BackendChoice, opened: &Opened) -> Row {
+        let info = &case.info;
+        let mut row = Row {
+            workload: workload.id,
+            title: workload.title,
+            size: info.size.clone(),
+            backend: choice.name(),
+            device: opened.device.to_string(),
+            on_cpu: opened.on_cpu,
+            flops: info.flops,
+            bytes: info.bytes,
+            warmup_runs: 0,
+            times_s: Vec::new(),
+            capped: false,
+            median_s: None,
+            min_s: None,
+            max_s: None,
+            figure: None,
+            unit: info.figure.unit(),
+            roofline_pct: None,
+            speed_vs_flex: None,
+            others_pct: self.others_pct,
+            error: self.error.clone(),
+        };
+        if let (Some(sample), None) = (&self.sample, &self.error) {
             let median = sample.median();
-            let figure = info.figure.value(info, median);
-            eprintln!(
-                "  median {:.3} ms over {} runs{} ({:.1} {}), {:.1} s{}",
-                median * 1e3,
-                sample.times.len(),
-                if sample.capped { ", capped" } else { "" },
-                figure,
-                info.figure.unit(),
-                started.elapsed().as_secs_f64(),
-                others_note(others_pct)
-            );
             row.warmup_runs = sample.warmup_runs;
             row.capped = sample.capped;
             row.median_s = Some(median);
             row.min_s = Some(sample.min());
             row.max_s = Some(sample.max());
-            row.figure = Some(figure);
-            row.times_s = sample.times;
+            row.figure = Some(info.figure.value(info, median));
+            row.times_s = sample.times.clone();
         }
-        Err(message) => {
-            eprintln!("  FAILED: {message}");
-            row.error = Some(message);
-        }
+        row
     }
-    row
 }
 
 /// Above this share of the CPUs taken by other processes, a measurement is flagged.

@@ -1,5 +1,11 @@
 //! The method: warm-up, then timed runs, each ending with the device synchronised (or the
 //! result read), so lazy and asynchronous work is counted; the median and the min–max.
+//!
+//! A configuration is measured in several rounds, interleaved with the other configurations
+//! (round 1 of every configuration, then round 2, …): a shared machine's speed drifts over
+//! minutes (memory bandwidth, the host's other guests), and interleaving spreads that drift over
+//! every configuration's runs instead of charging it to whichever ran at the wrong moment, so the
+//! min–max of a configuration shows what the machine did during the whole command.
 
 use std::any::Any;
 use std::time::Instant;
@@ -18,14 +24,23 @@ const FILL_SECONDS: f64 = 1.0;
 const WARMUP_SECONDS: f64 = 0.5;
 const WARMUP_MAX_RUNS: usize = 20;
 
-/// How many runs to time and the time cap per configuration.
+/// How many runs to time, in how many rounds, and the time cap per configuration.
 #[derive(Debug, Clone, Copy)]
 pub struct Method {
-    /// Timed runs wanted (at least [`MIN_RUNS`]).
+    /// Timed runs wanted (at least [`MIN_RUNS`]), over all rounds.
     pub runs: usize,
-    /// Cap on a configuration's time, warm-up included: past it, the runs stop once
-    /// [`MIN_RUNS`] are timed.
+    /// Cap on a configuration's time, warm-up included, over all rounds: past it, the runs stop
+    /// once [`MIN_RUNS`] are timed.
     pub max_seconds: f64,
+    /// Rounds each configuration is measured in (at least 1); every budget above is shared
+    /// out evenly between them.
+    pub rounds: usize,
+}
+
+impl Method {
+    fn rounds(&self) -> usize {
+        self.rounds.max(1)
+    }
 }
 
 /// The timed runs of one configuration.
@@ -62,12 +77,23 @@ impl Sample {
     pub fn max(&self) -> f64 {
         *self.sorted().last().expect("at least one run")
     }
+
+    /// Adds the runs of a later round of the same configuration.
+    pub fn absorb(&mut self, round: Sample) {
+        self.warmup_runs += round.warmup_runs;
+        self.times.extend(round.times);
+        self.capped |= round.capped;
+    }
 }
 
-/// Times `run` by [`Method`].
+/// Times one round of `run`: its warm-up and its share of the [`Method`]'s timed runs.
 pub fn measure(run: &mut Runner, method: Method) -> Result<Sample, String> {
+    let rounds = method.rounds();
+    let share = |total: usize| total.div_ceil(rounds).max(1);
+    let max_seconds = method.max_seconds / rounds as f64;
+    let (fill_seconds, max_runs) = (FILL_SECONDS / rounds as f64, share(MAX_RUNS));
     let start = Instant::now();
-    let warmup_seconds = WARMUP_SECONDS.min(method.max_seconds / 4.0);
+    let warmup_seconds = WARMUP_SECONDS.min(max_seconds / 4.0);
     let mut warmup_runs = 0;
     while warmup_runs == 0
         || (warmup_runs < WARMUP_MAX_RUNS && start.elapsed().as_secs_f64() < warmup_seconds)
@@ -76,7 +102,7 @@ pub fn measure(run: &mut Runner, method: Method) -> Result<Sample, String> {
         warmup_runs += 1;
     }
 
-    let wanted = method.runs.max(MIN_RUNS);
+    let (wanted, min_runs) = (share(method.runs.max(MIN_RUNS)), share(MIN_RUNS));
     let mut times = Vec::with_capacity(wanted);
     let mut timed_total = 0.0;
     loop {
@@ -88,8 +114,8 @@ pub fn measure(run: &mut Runner, method: Method) -> Result<Sample, String> {
         timed_total += t;
 
         let n = times.len();
-        let enough = n >= wanted && (timed_total >= FILL_SECONDS || n >= MAX_RUNS);
-        let over_cap = n >= MIN_RUNS && start.elapsed().as_secs_f64() >= method.max_seconds;
+        let enough = n >= wanted && (timed_total >= fill_seconds || n >= max_runs);
+        let over_cap = n >= min_runs && start.elapsed().as_secs_f64() >= max_seconds;
         if enough || over_cap {
             break;
         }
@@ -131,6 +157,7 @@ mod tests {
         let method = Method {
             runs: 10,
             max_seconds: 20.0,
+            rounds: 1,
         };
         let sample = measure(&mut run, method).unwrap();
         assert!(sample.warmup_runs >= 1);
@@ -147,6 +174,7 @@ mod tests {
         let method = Method {
             runs: 10,
             max_seconds: 0.01,
+            rounds: 1,
         };
         let sample = measure(&mut run, method).unwrap();
         assert_eq!(sample.warmup_runs, 1);
@@ -155,11 +183,30 @@ mod tests {
     }
 
     #[test]
+    fn rounds_share_the_runs_and_add_up() {
+        let mut run: Runner = Box::new(|| Ok(Box::new(())));
+        let method = Method {
+            runs: 10,
+            max_seconds: 20.0,
+            rounds: 3,
+        };
+        let mut total = measure(&mut run, method).unwrap();
+        // Each round times at least its share (4 of 10) and at most its share of the cap.
+        assert!(total.times.len() >= 4 && total.times.len() <= MAX_RUNS.div_ceil(3));
+        for _ in 1..3 {
+            total.absorb(measure(&mut run, method).unwrap());
+        }
+        assert!(total.times.len() >= 10);
+        assert!(total.warmup_runs >= 3);
+    }
+
+    #[test]
     fn an_error_stops_the_measurement() {
         let mut run: Runner = Box::new(|| Err("device lost".into()));
         let method = Method {
             runs: 10,
             max_seconds: 1.0,
+            rounds: 1,
         };
         assert_eq!(measure(&mut run, method).unwrap_err(), "device lost");
     }

@@ -57,6 +57,8 @@ pub struct BackendEntry {
 #[derive(Debug, Clone, Serialize)]
 pub struct MethodEntry {
     pub runs: usize,
+    /// Rounds per configuration, interleaved with the other configurations.
+    pub rounds: usize,
     pub min_runs: usize,
     pub max_seconds_per_configuration: f64,
     pub sync: &'static str,

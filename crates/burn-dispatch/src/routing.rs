@@ -230,7 +230,7 @@ macro_rules! define_dispatch {
             fn wrap_quantized(
                 tensor: $crate::__private::QuantizedTensor<Self::Backend>,
             ) -> DispatchTensor {
-                Self::wrap($crate::BackendTensor::Quantized(tensor))
+                Self::wrap($crate::BackendTensor::Quantized(Box::new(tensor)))
             }
             /// A float result that may be quantized, as a dispatch tensor.
             fn wrap_primitive(
@@ -247,7 +247,7 @@ macro_rules! define_dispatch {
             ) -> $crate::__private::TensorPrimitive<Self::Backend> {
                 match Self::unwrap(tensor) {
                     $crate::BackendTensor::Quantized(t) => {
-                        $crate::__private::TensorPrimitive::QFloat(t)
+                        $crate::__private::TensorPrimitive::QFloat(*t)
                     }
                     other => $crate::__private::TensorPrimitive::Float(other.into_float()),
                 }

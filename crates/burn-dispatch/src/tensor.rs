@@ -12,8 +12,9 @@ pub enum BackendTensor<B: Backend> {
     Int(IntTensor<B>),
     /// A bool tensor.
     Bool(BoolTensor<B>),
-    /// A quantized tensor.
-    Quantized(QuantizedTensor<B>),
+    /// A quantized tensor, boxed: its values, scales and scheme make it more than twice the
+    /// size of the other kinds, and every operation of every kind moves this enum around.
+    Quantized(Box<QuantizedTensor<B>>),
     /// A float tensor of an autodiff device (tracked or not) and its checkpointing strategy.
     #[cfg(feature = "autodiff")]
     Autodiff(
@@ -41,7 +42,7 @@ impl<B: Backend> BackendTensor<B> {
     pub fn into_float(self) -> FloatTensor<B> {
         match self {
             BackendTensor::Float(tensor) => tensor,
-            BackendTensor::Quantized(tensor) => burn_backend::ops::dequantize_default::<B>(tensor),
+            BackendTensor::Quantized(tensor) => burn_backend::ops::dequantize_default::<B>(*tensor),
             #[cfg(feature = "autodiff")]
             BackendTensor::Autodiff(tensor, _) => tensor.into_primitive(),
             other => panic!("expected a float tensor, got a {} tensor", other.kind()),
@@ -106,7 +107,7 @@ impl<B: Backend> BackendTensor<B> {
     /// The quantized primitive; panics naming the kind found otherwise.
     pub fn into_quantized(self) -> QuantizedTensor<B> {
         match self {
-            BackendTensor::Quantized(tensor) => tensor,
+            BackendTensor::Quantized(tensor) => *tensor,
             other => panic!("expected a quantized tensor, got a {} tensor", other.kind()),
         }
     }

@@ -34,16 +34,33 @@ pub trait FloatElement: crate::tensor::Storable + Float + Send + Sync {
     fn exp_vectorizable(self) -> Self {
         Float::exp(self)
     }
+
+    /// `e^x` for `x ≤ 0` that is not NaN (a softmax's `x - max` on a row whose maximum is
+    /// finite): [`crate::simd::exp_f32_nonpositive`] for `f32`, [`exp_vectorizable`]
+    /// otherwise.
+    ///
+    /// [`exp_vectorizable`]: Self::exp_vectorizable
+    #[inline(always)]
+    fn exp_nonpositive(self) -> Self {
+        self.exp_vectorizable()
+    }
 }
 
 macro_rules! float_element_with_gemm {
-    ($($ty:ty => |$x:ident| $exp:expr),*) => {$(
+    ($($ty:ty => |$x:ident| $exp:expr $(, nonpositive |$y:ident| $exp_np:expr)?;)*) => {$(
         impl FloatElement for $ty {
             #[inline(always)]
             fn exp_vectorizable(self) -> Self {
                 let $x = self;
                 $exp
             }
+            $(
+                #[inline(always)]
+                fn exp_nonpositive(self) -> Self {
+                    let $y = self;
+                    $exp_np
+                }
+            )?
 
             fn gemm(
                 m: usize,
@@ -62,9 +79,9 @@ macro_rules! float_element_with_gemm {
 }
 
 float_element_with_gemm!(
-    f64 => |x| x.exp(),
-    f32 => |x| crate::simd::exp_f32(x),
-    f16 => |x| f16::from_f32(crate::simd::exp_f32(x.to_f32()))
+    f64 => |x| x.exp();
+    f32 => |x| crate::simd::exp_f32(x), nonpositive |x| crate::simd::exp_f32_nonpositive(x);
+    f16 => |x| f16::from_f32(crate::simd::exp_f32(x.to_f32()));
 );
 impl FloatElement for bf16 {
     #[inline(always)]

@@ -53,9 +53,37 @@ pub fn exp_f32(x: f32) -> f32 {
     if x.is_nan() { x } else { y }
 }
 
+/// `e^x` for `x ≤ 0` (a softmax's `x - max`), cheaper than [`exp_f32`]: no overflow to guard
+/// against and one exponent factor, so about 18 vector operations instead of 26 (on CPUs whose
+/// 512-bit units run at half rate, a softmax is bound by them, not by memory). Results below
+/// `2^-126` (`x < -87.3`, subnormal) come out as 0 instead of their subnormal value: an
+/// absolute error under `1.2e-38`. Positive `x` and NaN are not handled: the caller checks the
+/// row (a finite maximum) before taking this path.
+#[inline(always)]
+pub fn exp_f32_nonpositive(x: f32) -> f32 {
+    const LOG2_E: f32 = std::f32::consts::LOG2_E;
+    const LN2_HI: f32 = 0.693_145_75;
+    const LN2_LO: f32 = 1.428_606_8e-6;
+    const ROUND: f32 = 12_582_912.0;
+    // Clamped at -88, the rounded exponent n is at least -127, so n + 127 ≥ 0; below -87.68
+    // it is -127 and the factor built from its bits is zero.
+    let clamped = x.max(-88.0);
+    let shifted = clamped * LOG2_E + ROUND;
+    let n_float = shifted - ROUND;
+    let n = shifted.to_bits() as i32 - ROUND.to_bits() as i32;
+    let r = (clamped - n_float * LN2_HI) - n_float * LN2_LO;
+    let p = 1.0
+        + r * (1.0
+            + r * (1.0 / 2.0
+                + r * (1.0 / 6.0
+                    + r * (1.0 / 24.0
+                        + r * (1.0 / 120.0 + r * (1.0 / 720.0 + r * (1.0 / 5040.0)))))));
+    p * f32::from_bits(((n + 127) as u32) << 23)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::exp_f32;
+    use super::{exp_f32, exp_f32_nonpositive};
 
     #[test]
     fn exp_f32_is_within_two_ulps_of_the_f64_exponential() {
@@ -77,6 +105,31 @@ mod tests {
             x += 0.0137;
         }
         assert!(worst <= 2.0, "worst error {worst} ulps");
+    }
+
+    #[test]
+    fn exp_f32_nonpositive_is_within_two_ulps_down_to_the_normal_range() {
+        let mut x = 0.0f32;
+        while x > -95.0 {
+            let exact = (x as f64).exp();
+            let got = exp_f32_nonpositive(x) as f64;
+            if exact >= f32::MIN_POSITIVE as f64 {
+                let ulp = f32::EPSILON as f64 * exact;
+                assert!(
+                    (got - exact).abs() <= 2.0 * ulp,
+                    "exp({x}) = {got}, expected {exact}"
+                );
+            } else {
+                assert!(
+                    (got - exact).abs() <= 1.2e-38,
+                    "exp({x}) = {got}, expected {exact}"
+                );
+            }
+            x -= 0.0113;
+        }
+        assert_eq!(exp_f32_nonpositive(0.0), 1.0);
+        assert_eq!(exp_f32_nonpositive(f32::NEG_INFINITY), 0.0);
+        assert_eq!(exp_f32_nonpositive(-1000.0), 0.0);
     }
 
     #[test]

@@ -86,7 +86,7 @@ impl<E: BackendEntry> TensorMap<E::Backend, Dispatch> for FromBackend<E> {
         E::wrap_bool(tensor)
     }
     fn quantized(&mut self, tensor: QuantizedTensor<E::Backend>) -> DispatchTensor {
-        E::wrap(BackendTensor::Quantized(tensor))
+        E::wrap(BackendTensor::Quantized(Box::new(tensor)))
     }
 }
 
@@ -163,7 +163,7 @@ mod autodiff {
             E::wrap_bool(tensor)
         }
         fn quantized(&mut self, tensor: QuantizedTensor<E::Backend>) -> DispatchTensor {
-            E::wrap(BackendTensor::Quantized(tensor))
+            E::wrap(BackendTensor::Quantized(Box::new(tensor)))
         }
     }
 }

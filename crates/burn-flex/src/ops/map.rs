@@ -186,19 +186,26 @@ pub fn map_into<E: Storable, O: Storable>(t: &FlexTensor, f: impl Fn(E) -> O + S
 
 /// `f` applied to every element, in place when the buffer may be reused.
 pub fn map_same<E: Storable>(mut t: FlexTensor, f: impl Fn(E) -> E + Sync) -> FlexTensor {
-    let shape = t.shape().clone();
     if let Some(data) = t.data_mut::<E>() {
-        for_each_out_row(
-            data,
-            &shape,
-            [],
-            #[inline(always)]
-            |o, [], []| {
-                for v in o {
-                    *v = f(*v);
-                }
-            },
-        );
+        // A unique contiguous buffer is one flat row: no shape to walk (or clone, which would
+        // allocate on every small operation).
+        let apply = |chunk: &mut [E]| {
+            vectorized(
+                #[inline(always)]
+                || {
+                    for v in chunk {
+                        *v = f(*v);
+                    }
+                },
+            )
+        };
+        let threads = rayon::current_num_threads();
+        if data.len() >= PAR_THRESHOLD && threads > 1 {
+            let chunk = data.len().div_ceil(threads * 4);
+            data.par_chunks_mut(chunk).for_each(apply);
+        } else {
+            apply(data);
+        }
         return t;
     }
     map_into(&t, f)

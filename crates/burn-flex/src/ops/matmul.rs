@@ -106,7 +106,9 @@ fn matmul_float<E: FloatElement + Storable>(
 ) -> FlexTensor {
     let (a, b) = (operand(lhs, batch), operand(rhs, batch));
     let (ld, rd) = (lhs.storage::<E>(), rhs.storage::<E>());
-    let mut out = pool::filled(out_shape.num_elements(), E::zero());
+    // Every product below writes its whole destination (gemm with no accumulation, or zeros
+    // when k = 0), so a pooled buffer's old values need no clearing first.
+    let mut out = pool::for_overwrite(out_shape.num_elements());
     if m * n == 0 {
         return FlexTensor::from_vec(out, out_shape);
     }

@@ -198,41 +198,67 @@ impl<E: FloatElement> Lanes<E> {
     }
 }
 
-/// `out = e^(x - max)` and its sum. Written over fixed-size chunks so it vectorizes.
+/// `out = e^(x - max)` and its sum. Written over fixed-size chunks so it vectorizes. A finite
+/// `max` (the row has no NaN and no `+∞`) makes every `x - max` a number `≤ 0`, which takes the
+/// cheaper exponential; any other row keeps the general one, so NaN and infinities come out as
+/// they would from the composition of tensor ops.
 #[inline(always)]
 fn exp_shifted_sum<E: FloatElement>(x: &[E], max: E, out: &mut [E]) -> E {
+    if max.is_finite() {
+        exp_shifted_sum_with(x, max, out, E::exp_nonpositive)
+    } else {
+        exp_shifted_sum_with(x, max, out, E::exp_vectorizable)
+    }
+}
+
+#[inline(always)]
+fn exp_shifted_sum_with<E: FloatElement>(
+    x: &[E],
+    max: E,
+    out: &mut [E],
+    exp: impl Fn(E) -> E,
+) -> E {
     let mut lanes = Lanes::new();
     let mut xs = x.chunks_exact(LANES);
     let mut os = out.chunks_exact_mut(LANES);
     for (x, o) in (&mut xs).zip(&mut os) {
         for j in 0..LANES {
-            let e = (x[j] - max).exp_vectorizable();
+            let e = exp(x[j] - max);
             o[j] = e;
             lanes.add(j, e);
         }
     }
     let mut tail = E::zero();
     for (&x, o) in xs.remainder().iter().zip(os.into_remainder()) {
-        *o = (x - max).exp_vectorizable();
+        *o = exp(x - max);
         tail = tail + *o;
     }
     lanes.total(tail)
 }
 
-/// `Σ e^(x - max)`.
+/// `Σ e^(x - max)` (the cheaper exponential when `max` is finite, as in [`exp_shifted_sum`]).
 #[inline(always)]
 fn exp_shifted_total<E: FloatElement>(x: &[E], max: E) -> E {
+    if max.is_finite() {
+        exp_shifted_total_with(x, max, E::exp_nonpositive)
+    } else {
+        exp_shifted_total_with(x, max, E::exp_vectorizable)
+    }
+}
+
+#[inline(always)]
+fn exp_shifted_total_with<E: FloatElement>(x: &[E], max: E, exp: impl Fn(E) -> E) -> E {
     let mut lanes = Lanes::new();
     let mut xs = x.chunks_exact(LANES);
     for x in &mut xs {
         for (j, &v) in x.iter().enumerate() {
-            lanes.add(j, (v - max).exp_vectorizable());
+            lanes.add(j, exp(v - max));
         }
     }
     let tail = xs
         .remainder()
         .iter()
-        .fold(E::zero(), |s, &x| s + (x - max).exp_vectorizable());
+        .fold(E::zero(), |s, &x| s + exp(x - max));
     lanes.total(tail)
 }
 
