@@ -13,7 +13,7 @@ options:
   --workload LIST    comma-separated workload ids, e.g. W1,W2 (default: every workload)
   --runs N           timed runs per configuration (default 10; at least 3)
   --rounds N         measure every configuration in N rounds, interleaved with the others
-                     (default 3): the runs and the time cap are shared out between them, so a
+                     (default 5): the runs and the time cap are shared out between them, so a
                      machine's drift during the command shows in every row's min–max
   --max-seconds S    time cap per configuration, warm-up included (default 20): a slow
                      configuration stops after 3 timed runs once past it, and says so
@@ -55,7 +55,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
         backends: BackendChoice::ALL.to_vec(),
         workloads: workloads::ALL.iter().collect(),
         runs: 10,
-        rounds: 3,
+        rounds: 5,
         max_seconds: 20.0,
         out: None,
         limits: true,
@@ -181,7 +181,7 @@ mod tests {
         assert_eq!(options.backends, BackendChoice::ALL.to_vec());
         assert_eq!(options.workloads.len(), workloads::ALL.len());
         assert_eq!(options.runs, 10);
-        assert_eq!(options.rounds, 3);
+        assert_eq!(options.rounds, 5);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! `cargo xtask bench`: the workloads of the performance issue through the public API, on the
 //! chosen backends, beside the machine's own limits. Prints a table and writes JSON.
 //!
-//! Method (see `measure.rs`): every configuration in rounds (3 by default) interleaved with the
+//! Method (see `measure.rs`): every configuration in rounds (5 by default) interleaved with the
 //! other configurations; each round makes the inputs outside the clock, warms up and times its
 //! share of at least 10 runs (fewer, but at least 3, when a configuration passes its time cap,
 //! marked `*`), each ending with `device.sync()`; the median and the min–max of all runs.
