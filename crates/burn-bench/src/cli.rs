@@ -15,8 +15,9 @@ options:
   --rounds N         measure every configuration in N rounds, interleaved with the others
                      (default 5): the runs and the time cap are shared out between them, so a
                      machine's drift during the command shows in every row's min–max
-  --max-seconds S    time cap per configuration, warm-up included (default 20): a slow
-                     configuration stops after 3 timed runs once past it, and says so
+  --max-seconds S    time cap per configuration, warm-ups included (default 20), shared between
+                     the rounds: a round past its share stops once it has timed its share of 3
+                     runs (at least one: 5 runs in all with 5 rounds), and the row says so
   --out PATH         where to write the JSON results (default target/bench/results.json)
   --peers PATH       also print Flex beside NumPy, PyTorch and JAX from the peers script's JSON
                      (`cargo xtask bench --peers` runs the script first)

@@ -47,15 +47,41 @@ impl CpuMeter {
     /// ticks, sampled apart for the machine and the process, so a short interval reads as noise
     /// (a 0.1 s row on 2 CPUs read 78 %).
     pub fn others_percent_since(self, cpus: usize) -> Option<f64> {
+        self.ticks_since(cpus)?.percent()
+    }
+
+    /// The ticks of all the CPUs since `self` and those other processes took, to add up over
+    /// several intervals (the rounds of one configuration).
+    pub fn ticks_since(self, cpus: usize) -> Option<Ticks> {
         let now = Self::read()?;
         // USER_HZ is 100 on Linux for these counters.
-        let ticks = now.at.duration_since(self.at).as_secs_f64() * 100.0 * cpus.max(1) as f64;
-        if ticks < MIN_TICKS {
-            return None;
-        }
+        let all = now.at.duration_since(self.at).as_secs_f64() * 100.0 * cpus.max(1) as f64;
         let others = now.all_busy.saturating_sub(self.all_busy) as f64
             - now.own.saturating_sub(self.own) as f64;
-        Some((100.0 * others / ticks).clamp(0.0, 100.0))
+        Some(Ticks { all, others })
+    }
+}
+
+/// Ticks of all the CPUs over one or more intervals, and those other processes took.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Ticks {
+    pub all: f64,
+    pub others: f64,
+}
+
+impl Ticks {
+    /// The intervals of `self` and `other` together.
+    pub fn add(self, other: Ticks) -> Ticks {
+        Ticks {
+            all: self.all + other.all,
+            others: self.others + other.others,
+        }
+    }
+
+    /// The others' share in percent, or `None` under [`MIN_TICKS`] ticks in all (see
+    /// [`CpuMeter::others_percent_since`]).
+    pub fn percent(self) -> Option<f64> {
+        (self.all >= MIN_TICKS).then(|| (100.0 * self.others / self.all).clamp(0.0, 100.0))
     }
 }
 

@@ -18,7 +18,7 @@ mod workloads;
 
 use backends::{BackendChoice, Opened};
 use cli::{Command, Options};
-use load::CpuMeter;
+use load::{CpuMeter, Ticks};
 use machine::{Limits, LimitsPass, Machine};
 use measure::{MIN_RUNS, Method};
 use report::{BackendEntry, MethodEntry, Report, Row};
@@ -143,7 +143,7 @@ fn run(options: Options) -> Result<(), String> {
         method: MethodEntry {
             runs: method.runs,
             rounds: method.rounds,
-            min_runs: MIN_RUNS,
+            min_runs: method.min_runs(),
             max_seconds_per_configuration: method.max_seconds,
             sync: "each timed run ends with device.sync(); inputs are made and synchronised \
                    outside the clock; outputs are dropped after it stops",
@@ -178,16 +178,19 @@ fn run(options: Options) -> Result<(), String> {
                 continue;
             }
             measured[i].round(workload, case, *choice, opened, method, cpus);
+            measured[i].rounds_done = round + 1;
+            report.results = configurations
+                .iter()
+                .zip(&measured)
+                .filter(|(_, m)| m.sample.is_some() || m.error.is_some())
+                .map(|((workload, case, choice, opened), m)| {
+                    m.row(workload, case, *choice, opened, method)
+                })
+                .collect();
+            // Partial results survive a later hang or abort.
+            report.compare();
+            report.write(&out)?;
         }
-        report.results = configurations
-            .iter()
-            .zip(&measured)
-            .filter(|(_, m)| m.sample.is_some() || m.error.is_some())
-            .map(|((workload, case, choice, opened), m)| m.row(workload, case, *choice, opened))
-            .collect();
-        // Partial results survive a later hang or abort.
-        report.compare();
-        report.write(&out)?;
     }
 
     if options.limits {
@@ -243,8 +246,11 @@ fn run(options: Options) -> Result<(), String> {
     println!(
         "method: {} interleaved round(s) per configuration, each a warm-up and its share of >= {} \
          timed runs, each run ending with device.sync(); the median of all runs (min–max beside \
-         it); `*` = fewer runs (>= {MIN_RUNS}) because the configuration passed its {} s cap.",
-        method.rounds, method.runs, method.max_seconds
+         it); `*` = fewer runs (>= {}) because the configuration passed its {} s cap.",
+        method.rounds,
+        method.runs,
+        method.min_runs(),
+        method.max_seconds
     );
     println!(
         "% roofline = the least time the machine's limits allow (max of flops/peak, bytes/triad) \
@@ -300,8 +306,10 @@ struct Measured {
     sample: Option<measure::Sample>,
     /// The first failure (an error or a panic); the configuration's later rounds are skipped.
     error: Option<String>,
-    /// The largest share of the CPUs other processes took during one of its rounds.
-    others_pct: Option<f64>,
+    /// The CPU ticks of its rounds and those other processes took.
+    ticks: Ticks,
+    /// Rounds run so far (the row says so when the command stopped before the last).
+    rounds_done: usize,
 }
 
 impl Measured {
@@ -327,11 +335,12 @@ impl Measured {
             measure::measure(&mut runner, method)
         }))
         .unwrap_or_else(|payload| Err(format!("panicked: {}", panic_message(&*payload))));
-        let others_pct = meter.and_then(|m| m.others_percent_since(cpus));
+        let ticks = meter.and_then(|m| m.ticks_since(cpus));
+        let others_pct = ticks.and_then(Ticks::percent);
         device.memory_cleanup();
         watchdog_disarm();
-        if let Some(pct) = others_pct {
-            self.others_pct = Some(self.others_pct.map_or(pct, |seen| seen.max(pct)));
+        if let Some(ticks) = ticks {
+            self.ticks = self.ticks.add(ticks);
         }
         match outcome {
             Ok(round) => {
@@ -359,7 +368,14 @@ impl Measured {
     }
 
     /// The report's row: every round's runs together.
-    fn row(&self, workload: &Workload, case: &Case, choice: BackendChoice, opened: &Opened) -> Row {
+    fn row(
+        &self,
+        workload: &Workload,
+        case: &Case,
+        choice: BackendChoice,
+        opened: &Opened,
+        method: Method,
+    ) -> Row {
         let info = &case.info;
         let mut row = Row {
             workload: workload.id,
@@ -371,6 +387,7 @@ impl Measured {
             flops: info.flops,
             bytes: info.bytes,
             warmup_runs: 0,
+            rounds: self.rounds_done,
             times_s: Vec::new(),
             capped: false,
             median_s: None,
@@ -380,13 +397,14 @@ impl Measured {
             unit: info.figure.unit(),
             roofline_pct: None,
             speed_vs_flex: None,
-            others_pct: self.others_pct,
+            others_pct: self.ticks.percent(),
             error: self.error.clone(),
         };
         if let (Some(sample), None) = (&self.sample, &self.error) {
             let median = sample.median();
             row.warmup_runs = sample.warmup_runs;
-            row.capped = sample.capped;
+            // Fewer runs than asked for in all: the time cap cut the rounds short.
+            row.capped = sample.capped && sample.times.len() < method.runs.max(MIN_RUNS);
             row.median_s = Some(median);
             row.min_s = Some(sample.min());
             row.max_s = Some(sample.max());

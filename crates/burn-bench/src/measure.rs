@@ -41,6 +41,12 @@ impl Method {
     fn rounds(&self) -> usize {
         self.rounds.max(1)
     }
+
+    /// The fewest timed runs of a configuration past its time cap: [`MIN_RUNS`] shared out
+    /// between the rounds, each of which times at least one.
+    pub fn min_runs(&self) -> usize {
+        self.rounds() * MIN_RUNS.div_ceil(self.rounds())
+    }
 }
 
 /// The timed runs of one configuration.

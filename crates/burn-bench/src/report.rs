@@ -20,6 +20,9 @@ pub struct Row {
     pub flops: f64,
     pub bytes: f64,
     pub warmup_runs: usize,
+    /// Rounds whose runs the row holds (fewer than the method's when the command stopped
+    /// early or the configuration failed).
+    pub rounds: usize,
     /// Timed runs, in seconds, in the order they ran.
     pub times_s: Vec<f64>,
     /// The time cap stopped the runs below the number asked for.
@@ -35,8 +38,8 @@ pub struct Row {
     pub roofline_pct: Option<f64>,
     /// Flex's median over this one's, both from this run: above 1, faster than Flex.
     pub speed_vs_flex: Option<f64>,
-    /// Share of the CPUs other processes (or the host) took during this configuration, in
-    /// percent: the machine was not quiet when it is well above 0.
+    /// Share of the CPUs other processes (or the host) took during this configuration's rounds
+    /// (their ticks added up), in percent: the machine was not quiet when it is well above 0.
     pub others_pct: Option<f64>,
     pub error: Option<String>,
 }

@@ -55,10 +55,10 @@ pub fn exp_f32(x: f32) -> f32 {
 
 /// `e^x` for `x ≤ 0` (a softmax's `x - max`), cheaper than [`exp_f32`]: no overflow to guard
 /// against and one exponent factor, so about 18 vector operations instead of 26 (on CPUs whose
-/// 512-bit units run at half rate, a softmax is bound by them, not by memory). Results below
-/// `2^-126` (`x < -87.3`, subnormal) come out as 0 instead of their subnormal value: an
-/// absolute error under `1.2e-38`. Positive `x` and NaN are not handled: the caller checks the
-/// row (a finite maximum) before taking this path.
+/// 512-bit units run at half rate, a softmax is bound by them, not by memory). For
+/// `x < -87.68` (results below `8.3e-39`, subnormal) it returns 0 instead of the subnormal
+/// value; between -87.68 and -87.34 the subnormal results are computed. Positive `x` and NaN
+/// are not handled: the caller checks the row (a finite maximum) before taking this path.
 #[inline(always)]
 pub fn exp_f32_nonpositive(x: f32) -> f32 {
     const LOG2_E: f32 = std::f32::consts::LOG2_E;
@@ -67,7 +67,8 @@ pub fn exp_f32_nonpositive(x: f32) -> f32 {
     const ROUND: f32 = 12_582_912.0;
     // Clamped at -88, the rounded exponent n is at least -127, so n + 127 ≥ 0; below -87.68
     // it is -127 and the factor built from its bits is zero.
-    let clamped = x.max(-88.0);
+    // A compare and a select: `f32::max` would also test for NaN, which cannot reach here.
+    let clamped = if x < -88.0 { -88.0 } else { x };
     let shifted = clamped * LOG2_E + ROUND;
     let n_float = shifted - ROUND;
     let n = shifted.to_bits() as i32 - ROUND.to_bits() as i32;

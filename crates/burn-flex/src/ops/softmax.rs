@@ -4,8 +4,8 @@
 //! from memory three times. Here each row along `dim` is read from memory once: its maximum,
 //! then `e^(x - max)` written to the output while summing, then the scaling, all while the row
 //! is still in the L1 cache. Rows are shared out across threads; the loops run in
-//! [`vectorized`] (the `f32` exponential is [`crate::simd::exp_f32`]). `f16`/`bf16` compute in
-//! `f32`.
+//! [`vectorized`] (the `f32` exponential is [`crate::simd::exp_f32_nonpositive`] on rows with a
+//! finite maximum, [`crate::simd::exp_f32`] on the others). `f16`/`bf16` compute in `f32`.
 
 use super::arith::NumElement;
 use super::creation::cast;
@@ -419,6 +419,38 @@ mod tests {
             let sum: f64 = row.iter().map(|&v| v as f64).sum();
             assert!((sum - 1.0).abs() < 1e-5, "row sums to {sum}");
         }
+    }
+
+    #[test]
+    fn f32_rows_keep_masked_and_special_values() {
+        let inf = f32::INFINITY;
+        let rows: [[f32; 4]; 5] = [
+            [1.0, -inf, 2.0, -inf],     // masked: exact zeros, the rest sums to 1
+            [-100.0, 0.0, -95.0, -inf], // far below the maximum: (near) zeros
+            [1.0, f32::NAN, 2.0, 3.0],  // NaN anywhere: the whole row NaN
+            [1.0, inf, 2.0, 3.0],       // +inf: NaN (inf - inf), as the composition gives
+            [-inf, -inf, -inf, -inf],   // all masked: NaN (0 / 0), as the composition gives
+        ];
+        let values: Vec<f32> = rows.iter().flatten().copied().collect();
+        let t = || FlexTensor::from_vec(values.clone(), [5, 4]);
+        let soft = rowwise(RowOp::Softmax, vec![t()], 1).to_vec::<f32>();
+        let log = rowwise(RowOp::LogSoftmax, vec![t()], 1).to_vec::<f32>();
+        let e = (1.0f64).exp();
+        let want0 = [1.0 / (1.0 + e), 0.0, e / (1.0 + e), 0.0];
+        for (k, &w) in want0.iter().enumerate() {
+            assert!(
+                (soft[k] as f64 - w).abs() < 1e-7,
+                "row 0 [{k}]: {}",
+                soft[k]
+            );
+        }
+        assert_eq!((soft[1], soft[3]), (0.0, 0.0));
+        assert_eq!((log[1], log[3]), (-inf, -inf));
+        // e^-100 and e^-95 are below f32's normal range: 0 or a subnormal, never more.
+        assert!(soft[4] < 1e-38 && soft[6] < 1e-38, "{:?}", &soft[4..8]);
+        assert_eq!((soft[5], soft[7]), (1.0, 0.0));
+        assert!(soft[8..].iter().all(|v| v.is_nan()), "{:?}", &soft[8..]);
+        assert!(log[8..].iter().all(|v| v.is_nan()), "{:?}", &log[8..]);
     }
 
     #[test]
