@@ -23,29 +23,36 @@ pub fn vectorized<R>(f: impl FnOnce() -> R) -> R {
     arch().dispatch(f)
 }
 
-/// `e^x` for `f32` without a library call: `2^n · p(r)` with `x = n·ln 2 + r`, `|r| ≤ ln 2 / 2`,
-/// `p` the Taylor polynomial of degree 7 (relative error below 2e-7 before rounding), and `2^n`
-/// built from exponent bits in two factors so that overflow gives infinity and underflow passes
-/// through the subnormals to zero. NaN stays NaN.
+/// The range reduction both exponentials share: for a finite `x` in [-105, 89], the `n` and
+/// `p(r)` of `e^x = 2^n · p(r)` with `x = n·ln 2 + r`, `|r| ≤ ln 2 / 2`, `p` the Taylor
+/// polynomial of degree 7 (relative error below 2e-7 before rounding).
 #[inline(always)]
-pub fn exp_f32(x: f32) -> f32 {
+fn exp_reduced(x: f32) -> (i32, f32) {
     const LOG2_E: f32 = std::f32::consts::LOG2_E;
     // ln 2 split so that n · LN2_HI is exact for the n reached here (|n| ≤ 152).
     const LN2_HI: f32 = 0.693_145_75;
     const LN2_LO: f32 = 1.428_606_8e-6;
     // Adding then subtracting 1.5 · 2^23 rounds to the nearest integer (ties to even).
     const ROUND: f32 = 12_582_912.0;
-    let clamped = x.clamp(-105.0, 89.0);
-    let shifted = clamped * LOG2_E + ROUND;
+    let shifted = x * LOG2_E + ROUND;
     let n_float = shifted - ROUND;
     let n = shifted.to_bits() as i32 - ROUND.to_bits() as i32;
-    let r = (clamped - n_float * LN2_HI) - n_float * LN2_LO;
+    let r = (x - n_float * LN2_HI) - n_float * LN2_LO;
     let p = 1.0
         + r * (1.0
             + r * (1.0 / 2.0
                 + r * (1.0 / 6.0
                     + r * (1.0 / 24.0
                         + r * (1.0 / 120.0 + r * (1.0 / 720.0 + r * (1.0 / 5040.0)))))));
+    (n, p)
+}
+
+/// `e^x` for `f32` without a library call: `2^n · p(r)` (see `exp_reduced`), with `2^n` built
+/// from exponent bits in two factors so that overflow gives infinity and underflow passes
+/// through the subnormals to zero. NaN stays NaN.
+#[inline(always)]
+pub fn exp_f32(x: f32) -> f32 {
+    let (n, p) = exp_reduced(x.clamp(-105.0, 89.0));
     let half = n >> 1;
     let first = f32::from_bits(((half + 127) as u32) << 23);
     let second = f32::from_bits(((n - half + 127) as u32) << 23);
@@ -61,24 +68,10 @@ pub fn exp_f32(x: f32) -> f32 {
 /// are not handled: the caller checks the row (a finite maximum) before taking this path.
 #[inline(always)]
 pub fn exp_f32_nonpositive(x: f32) -> f32 {
-    const LOG2_E: f32 = std::f32::consts::LOG2_E;
-    const LN2_HI: f32 = 0.693_145_75;
-    const LN2_LO: f32 = 1.428_606_8e-6;
-    const ROUND: f32 = 12_582_912.0;
     // Clamped at -88, the rounded exponent n is at least -127, so n + 127 ≥ 0; below -87.68
-    // it is -127 and the factor built from its bits is zero.
-    // A compare and a select: `f32::max` would also test for NaN, which cannot reach here.
-    let clamped = if x < -88.0 { -88.0 } else { x };
-    let shifted = clamped * LOG2_E + ROUND;
-    let n_float = shifted - ROUND;
-    let n = shifted.to_bits() as i32 - ROUND.to_bits() as i32;
-    let r = (clamped - n_float * LN2_HI) - n_float * LN2_LO;
-    let p = 1.0
-        + r * (1.0
-            + r * (1.0 / 2.0
-                + r * (1.0 / 6.0
-                    + r * (1.0 / 24.0
-                        + r * (1.0 / 120.0 + r * (1.0 / 720.0 + r * (1.0 / 5040.0)))))));
+    // it is -127 and the factor built from its bits is zero. A compare and a select:
+    // `f32::max` would also test for NaN, which cannot reach here.
+    let (n, p) = exp_reduced(if x < -88.0 { -88.0 } else { x });
     p * f32::from_bits(((n + 127) as u32) << 23)
 }
 
