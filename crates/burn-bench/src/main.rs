@@ -3,8 +3,9 @@
 //!
 //! Method (see `measure.rs`): every configuration in rounds (5 by default) interleaved with the
 //! other configurations; each round makes the inputs outside the clock, warms up and times its
-//! share of at least 10 runs (fewer, but at least 3, when a configuration passes its time cap,
-//! marked `*`), each ending with `device.sync()`; the median and the min–max of all runs.
+//! share of at least 10 runs (fewer when a configuration passes its time cap, marked `*`, but
+//! at least one per round), each ending with `device.sync()`; the median and the min–max of all
+//! runs.
 
 mod backends;
 mod cli;
