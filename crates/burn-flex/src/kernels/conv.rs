@@ -2,10 +2,12 @@
 //! `FloatElement::gemm`, and the weight gradient they share with the transposed convolutions.
 
 use super::common::{PARALLEL_WORK, for_each_chunk, is_half, narrow, widen};
+use super::conv_direct;
 use super::im2col::{Geom, add_bias, check_bias, check_conv, im2col, lower, spatial};
 use crate::element::FloatElement;
 use crate::tensor::pool;
 use burn_std::ConvOptions;
+use core::any::TypeId;
 use rayon::prelude::*;
 
 /// Validates and runs a forward convolution of any (lifted) dimensionality.
@@ -54,6 +56,14 @@ pub(crate) fn conv_forward<T: FloatElement>(
     let k_len = icg * ks.iter().product::<usize>();
     let n_in: usize = xs.iter().product();
     let n_out: usize = os.iter().product();
+    if let (Some(x), Some(w)) = (as_f32(x), as_f32(w))
+        && conv_direct::applies(w_shape, g, xs, os)
+    {
+        let mut out = pool::for_overwrite::<f32>(batch * oc * n_out);
+        let bias = bias.map(|b| as_f32(b).expect("bias has the input's element type"));
+        conv_direct::conv_f32(x, x_shape, w, w_shape, bias, g, os, &mut out);
+        return from_f32(out);
+    }
     let direct = ks == [1, 1, 1] && g.stride == [1, 1, 1] && g.padding == [0, 0, 0];
     let mut out = pool::filled(batch * oc * n_out, T::zero());
     let parallel = batch > 1 && batch * oc * k_len * n_out >= PARALLEL_WORK;
@@ -88,6 +98,31 @@ pub(crate) fn conv_forward<T: FloatElement>(
         add_bias(out_b, bias, n_out);
     });
     out
+}
+
+/// `values` as `f32` when `T` is `f32`.
+fn as_f32<T: FloatElement>(values: &[T]) -> Option<&[f32]> {
+    (TypeId::of::<T>() == TypeId::of::<f32>())
+        // SAFETY: `T` is `f32`.
+        .then(|| unsafe { &*(values as *const [T] as *const [f32]) })
+}
+
+/// `values` as a `Vec<T>` when `T` is `f32` (callers checked it).
+fn from_f32<T: FloatElement>(values: Vec<f32>) -> Vec<T> {
+    assert_eq!(
+        TypeId::of::<T>(),
+        TypeId::of::<f32>(),
+        "from_f32: T is not f32"
+    );
+    let mut values = core::mem::ManuallyDrop::new(values);
+    // SAFETY: `T` is `f32`: same size, alignment and allocation layout.
+    unsafe {
+        Vec::from_raw_parts(
+            values.as_mut_ptr().cast::<T>(),
+            values.len(),
+            values.capacity(),
+        )
+    }
 }
 
 /// Gradient with respect to the weight of the convolution `x` `[b, c, in…]` →

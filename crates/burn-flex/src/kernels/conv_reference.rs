@@ -45,7 +45,7 @@ fn tap(g: &Geom, dim: usize, o: usize, k: usize, n: usize) -> Option<usize> {
 }
 
 /// Direct convolution by the definition (no im2col), in f64.
-fn naive_conv(
+pub(crate) fn naive_conv(
     x: &[f64],
     xs: [usize; 5],
     w: &[f64],

@@ -7,6 +7,7 @@ pub mod avg_pool;
 mod common;
 pub mod conv;
 pub mod conv_backward;
+mod conv_direct;
 #[cfg(test)]
 mod conv_reference;
 pub mod conv_transpose;

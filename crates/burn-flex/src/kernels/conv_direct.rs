@@ -1,0 +1,491 @@
+//! Direct stride-1 convolution for `f32` on AVX-512: no im2col matrix, no operand packing of
+//! the image.
+//!
+//! The image of each group is copied once into a zero-padded buffer `[c, dp, hp, wp]`. On the
+//! flat index `q = (od·hp + oh)·wp + ow` of that padded grid, kernel tap `(ci, a, b, c)` of
+//! output `q` reads input `ci·plane + q + (a·dd·hp + b·dh)·wp + c·dw`: every tap is the same
+//! matrix shifted by a constant. So one register tile of 8 output channels × 48 consecutive grid
+//! points runs over the `k = c·kd·kh·kw` taps with three unaligned vector loads (the 48 shifted
+//! inputs) and 8 broadcast multiply-adds per load, the weights packed once per call as
+//! `[k][8]` panels. Grid points with `ow ≥ ow_len` (or `oh ≥ oh_len`) are the price of the flat
+//! index (2 of 58 columns for a 56-wide image with padding 1); masked stores drop them and put
+//! the rest straight into the NCHW output, the bias already in the accumulators.
+//!
+//! [`conv_f32`] runs when [`applies`] says so (f32, stride 1, an AVX-512 CPU, little waste);
+//! everything else keeps im2col and `gemm`.
+
+use super::common::PARALLEL_WORK;
+use super::im2col::Geom;
+use rayon::prelude::*;
+use std::cell::RefCell;
+
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::{
+    __m512, _mm512_fmadd_ps, _mm512_loadu_ps, _mm512_mask_storeu_ps, _mm512_set1_ps,
+};
+
+/// Output channels in one register tile (one broadcast weight each).
+const MR: usize = 8;
+/// 16-lane vectors of grid points in one register tile.
+const NV: usize = 3;
+/// Grid points in one register tile.
+const NR: usize = 16 * NV;
+/// Register tiles one parallel task computes when an image is split between threads.
+const TILES_PER_TASK: usize = 8;
+
+/// Whether the direct kernel takes this convolution: stride 1 everywhere, an AVX-512 CPU, enough
+/// output channels per group to fill most of a tile, and at most a quarter more grid points
+/// than outputs (the padded columns and the last tile's tail).
+pub(crate) fn applies(w_shape: [usize; 5], g: &Geom, xs: [usize; 3], os: [usize; 3]) -> bool {
+    if !avx512() || g.stride != [1, 1, 1] {
+        return false;
+    }
+    let ocg = w_shape[0] / g.groups;
+    let grid = Grid::new(xs, g, os);
+    let n_out: usize = os.iter().product();
+    let computed = grid.len.div_ceil(NR) * NR;
+    ocg >= MR / 2 && n_out > 0 && computed * 4 <= n_out * 5
+}
+
+/// Whether the CPU runs AVX-512F (detected once; the standard library caches it).
+fn avx512() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512f")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The zero-padded image planes and the flat output grid over them.
+#[derive(Debug, Clone, Copy)]
+struct Grid {
+    /// Padded extents `[dp, hp, wp]`.
+    padded: [usize; 3],
+    /// Output extents `[od, oh, ow]`.
+    out: [usize; 3],
+    /// Grid points up to and including the last output: `((od-1)·hp + oh-1)·wp + ow`.
+    len: usize,
+}
+
+impl Grid {
+    fn new(xs: [usize; 3], g: &Geom, os: [usize; 3]) -> Self {
+        let padded: [usize; 3] = core::array::from_fn(|i| xs[i] + 2 * g.padding[i]);
+        let [_, hp, wp] = padded;
+        let [od, oh, ow] = os;
+        let len = if os.contains(&0) {
+            0
+        } else {
+            ((od - 1) * hp + oh - 1) * wp + ow
+        };
+        Self {
+            padded,
+            out: os,
+            len,
+        }
+    }
+
+    fn plane(&self) -> usize {
+        self.padded.iter().product()
+    }
+
+    /// The masked stores that put the 16 grid points from `q` into the output plane: each
+    /// `(mask, base)` stores the lanes of `mask` at `base + lane`.
+    fn stores(&self, q: usize) -> Stores {
+        let [_, hp, wp] = self.padded;
+        let [_, oh_len, ow_len] = self.out;
+        let mut stores = Stores::default();
+        let mut lane = 0;
+        while lane < 16 && q + lane < self.len {
+            let p = q + lane;
+            let (row, ow) = (p / wp, p % wp);
+            let (od, oh) = (row / hp, row % hp);
+            let run = (16 - lane).min(wp - ow);
+            if oh < oh_len && ow < ow_len {
+                let n = run.min(ow_len - ow);
+                let mask = (((1u32 << n) - 1) << lane) as u16;
+                let base = ((od * oh_len + oh) * ow_len + ow) as isize - lane as isize;
+                stores.items[stores.len] = (mask, base);
+                stores.len += 1;
+            }
+            lane += run;
+        }
+        stores
+    }
+}
+
+/// Up to 16 masked stores of one vector (one per output row it touches).
+#[derive(Debug, Clone, Copy, Default)]
+struct Stores {
+    items: [(u16, isize); 16],
+    len: usize,
+}
+
+/// The convolution of `x` `[b, c, d, h, w]` with `w` `[oc, c/groups, kd, kh, kw]` (stride 1)
+/// into `out` `[b, oc, od, oh, ow]`, adding `bias` per output channel. Callers check
+/// [`applies`] first.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn conv_f32(
+    x: &[f32],
+    x_shape: [usize; 5],
+    w: &[f32],
+    w_shape: [usize; 5],
+    bias: Option<&[f32]>,
+    g: &Geom,
+    os: [usize; 3],
+    out: &mut [f32],
+) {
+    assert!(avx512(), "conv_direct: expected an AVX-512 CPU");
+    let [batch, channels, d, h, wi] = x_shape;
+    let [oc, icg, kd, kh, kw] = w_shape;
+    let grid = Grid::new([d, h, wi], g, os);
+    let (ocg, k_len) = (oc / g.groups, icg * kd * kh * kw);
+    let n_in = d * h * wi;
+    let n_out: usize = os.iter().product();
+    let plane = grid.plane();
+    let [_, hp, wp] = grid.padded;
+    let [dd, dh, dw] = g.dilation;
+    let mut offsets = Vec::with_capacity(k_len);
+    for ci in 0..icg {
+        for a in 0..kd {
+            for b in 0..kh {
+                for c in 0..kw {
+                    offsets.push((ci * plane + (a * dd * hp + b * dh) * wp + c * dw) as isize);
+                }
+            }
+        }
+    }
+    let panels: Vec<Vec<f32>> = (0..g.groups)
+        .map(|gi| pack_weights(&w[gi * ocg * k_len..(gi + 1) * ocg * k_len], ocg, k_len))
+        .collect();
+    let work = batch * oc * k_len * n_out;
+    let split_images = batch > 1 && work >= PARALLEL_WORK;
+    let run_image = |b: usize, out_b: &mut [f32], split_tiles: bool| {
+        let x_b = &x[b * channels * n_in..(b + 1) * channels * n_in];
+        PADDED.with_borrow_mut(|padded| {
+            for gi in 0..g.groups {
+                pad_image(
+                    &x_b[gi * icg * n_in..(gi + 1) * icg * n_in],
+                    icg,
+                    [d, h, wi],
+                    g,
+                    &grid,
+                    padded,
+                );
+                let group = Group {
+                    grid: &grid,
+                    panels: &panels[gi],
+                    offsets: &offsets,
+                    bias: bias.map(|b| &b[gi * ocg..(gi + 1) * ocg]),
+                    ocg,
+                    n_out,
+                };
+                let dst = &mut out_b[gi * ocg * n_out..(gi + 1) * ocg * n_out];
+                group.run(padded, dst, split_tiles);
+            }
+        });
+    };
+    if split_images {
+        out.par_chunks_mut(oc * n_out)
+            .enumerate()
+            .for_each(|(b, out_b)| run_image(b, out_b, false));
+    } else {
+        for (b, out_b) in out.chunks_mut(oc * n_out).enumerate() {
+            run_image(b, out_b, work >= PARALLEL_WORK);
+        }
+    }
+}
+
+thread_local! {
+    /// Each thread's padded-image buffer, kept between calls (no page faults per image).
+    static PADDED: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
+}
+
+/// `w` `[ocg, k]` as `ceil(ocg/8)` panels `[k][8]`, zero beyond the last output channel.
+fn pack_weights(w: &[f32], ocg: usize, k_len: usize) -> Vec<f32> {
+    let blocks = ocg.div_ceil(MR);
+    let mut packed = vec![0.0; blocks * k_len * MR];
+    for (co, row) in w.chunks_exact(k_len).enumerate() {
+        let panel = &mut packed[(co / MR) * k_len * MR..];
+        for (k, &v) in row.iter().enumerate() {
+            panel[k * MR + co % MR] = v;
+        }
+    }
+    packed
+}
+
+/// Copies `channels` planes of `x` into `padded` (resized to the padded planes plus a tile of
+/// slack for the last tile's reads), zero around the image; every value is written once.
+fn pad_image(
+    x: &[f32],
+    channels: usize,
+    xs: [usize; 3],
+    g: &Geom,
+    grid: &Grid,
+    padded: &mut Vec<f32>,
+) {
+    let [d, h, w] = xs;
+    let [_, hp, wp] = grid.padded;
+    let [pd, ph, pw] = g.padding;
+    let len = channels * grid.plane() + NR + 16;
+    if padded.len() < len {
+        padded.resize(len, 0.0);
+    }
+    let buf = &mut padded[..len];
+    let mut at = 0;
+    let zeros = |buf: &mut [f32], at: &mut usize, n: usize| {
+        buf[*at..*at + n].fill(0.0);
+        *at += n;
+    };
+    for plane in x.chunks_exact(d * h * w).take(channels) {
+        zeros(buf, &mut at, pd * hp * wp);
+        for slice in plane.chunks_exact(h * w) {
+            zeros(buf, &mut at, ph * wp + pw);
+            for (y, row) in slice.chunks_exact(w).enumerate() {
+                if y > 0 {
+                    zeros(buf, &mut at, 2 * pw);
+                }
+                buf[at..at + w].copy_from_slice(row);
+                at += w;
+            }
+            zeros(buf, &mut at, pw + ph * wp);
+        }
+        zeros(buf, &mut at, pd * hp * wp);
+    }
+    buf[at..].fill(0.0);
+}
+
+/// One group's operands: the grid, packed weights, tap offsets and bias.
+struct Group<'a> {
+    grid: &'a Grid,
+    panels: &'a [f32],
+    offsets: &'a [isize],
+    bias: Option<&'a [f32]>,
+    ocg: usize,
+    n_out: usize,
+}
+
+impl Group<'_> {
+    /// Computes every tile of the group into `dst` `[ocg, n_out]`, split between threads when
+    /// `parallel`.
+    fn run(&self, padded: &[f32], dst: &mut [f32], parallel: bool) {
+        let tiles = self.grid.len.div_ceil(NR);
+        let dst_ptr = SendPtr(dst.as_mut_ptr());
+        let task = |t0: usize| {
+            for t in t0..(t0 + TILES_PER_TASK).min(tiles) {
+                // SAFETY: tiles cover disjoint grid points, so their stores never overlap, and
+                // every store lands inside `dst` (`Grid::stores` keeps to valid outputs).
+                unsafe { self.tile(padded, t * NR, dst_ptr) };
+            }
+        };
+        if parallel {
+            (0..tiles)
+                .into_par_iter()
+                .step_by(TILES_PER_TASK)
+                .for_each(task);
+        } else {
+            (0..tiles).step_by(TILES_PER_TASK).for_each(task);
+        }
+    }
+
+    /// All output channels of the tile at grid point `q`.
+    ///
+    /// # Safety
+    /// `dst` holds `ocg · n_out` values no other thread writes at these grid points.
+    unsafe fn tile(&self, padded: &[f32], q: usize, dst: SendPtr) {
+        let stores: [Stores; NV] = core::array::from_fn(|v| self.grid.stores(q + 16 * v));
+        let k_len = self.offsets.len();
+        let src = padded[q..].as_ptr();
+        debug_assert!(q + NR + self.offsets.last().copied().unwrap_or(0) as usize <= padded.len());
+        for (blk, panel) in self.panels.chunks_exact(k_len * MR).enumerate() {
+            let co = blk * MR;
+            let rows = (self.ocg - co).min(MR);
+            let mut bias = [0.0; MR];
+            if let Some(b) = self.bias {
+                bias[..rows].copy_from_slice(&b[co..co + rows]);
+            }
+            let out = dst.0.wrapping_add(co * self.n_out);
+            let args = (
+                panel.as_ptr(),
+                src,
+                self.offsets,
+                bias,
+                out,
+                self.n_out,
+                &stores,
+            );
+            // SAFETY: the CPU runs AVX-512F (`applies`); reads stay in `padded` (it has a tile of
+            // slack past the planes); stores as the caller guarantees.
+            unsafe {
+                match rows {
+                    8 => tile_kernel::<8>(args),
+                    7 => tile_kernel::<7>(args),
+                    6 => tile_kernel::<6>(args),
+                    5 => tile_kernel::<5>(args),
+                    4 => tile_kernel::<4>(args),
+                    3 => tile_kernel::<3>(args),
+                    2 => tile_kernel::<2>(args),
+                    _ => tile_kernel::<1>(args),
+                }
+            }
+        }
+    }
+}
+
+/// A raw output pointer shared by the tasks of one group (they write disjoint outputs).
+#[derive(Clone, Copy)]
+struct SendPtr(*mut f32);
+// SAFETY: see `Group::run`: concurrent tasks write disjoint elements.
+unsafe impl Send for SendPtr {}
+// SAFETY: as above.
+unsafe impl Sync for SendPtr {}
+
+/// The operands of one register tile: weight panel, image at the tile's first grid point, tap
+/// offsets, the tile's bias, output channel plane, plane length, and the vectors' stores.
+type TileArgs<'a> = (
+    *const f32,
+    *const f32,
+    &'a [isize],
+    [f32; MR],
+    *mut f32,
+    usize,
+    &'a [Stores; NV],
+);
+
+/// `ROWS` output channels × 48 grid points: `Σ_k panel[k][r] · src[offset_k + lane]`, plus bias.
+///
+/// # Safety
+/// AVX-512F; `panel` holds `k·8` values, `src + offset_k + 48` stays readable for every `k`, and
+/// every store of `stores` (row `r` at `out + r·plane`) is writable.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn tile_kernel<const ROWS: usize>(args: TileArgs<'_>) {
+    let (panel, src, offsets, bias, out, plane, stores) = args;
+    let mut acc: [[__m512; NV]; ROWS] = [[_mm512_set1_ps(0.0); NV]; ROWS];
+    for (r, row) in acc.iter_mut().enumerate() {
+        *row = [_mm512_set1_ps(bias[r]); NV];
+    }
+    for (k, &off) in offsets.iter().enumerate() {
+        // SAFETY: the caller's bounds.
+        unsafe {
+            let p = src.offset(off);
+            let b = [
+                _mm512_loadu_ps(p),
+                _mm512_loadu_ps(p.add(16)),
+                _mm512_loadu_ps(p.add(32)),
+            ];
+            let a = panel.add(k * MR);
+            for (r, row) in acc.iter_mut().enumerate() {
+                let ar = _mm512_set1_ps(*a.add(r));
+                for v in 0..NV {
+                    row[v] = _mm512_fmadd_ps(ar, b[v], row[v]);
+                }
+            }
+        }
+    }
+    for (r, row) in acc.iter().enumerate() {
+        let out_r = out.wrapping_add(r * plane);
+        for v in 0..NV {
+            let s = &stores[v];
+            for &(mask, base) in &s.items[..s.len] {
+                // SAFETY: masked-off lanes are not accessed; the enabled ones are outputs.
+                unsafe { _mm512_mask_storeu_ps(out_r.wrapping_offset(base), mask, row[v]) };
+            }
+        }
+    }
+}
+
+/// Never called: [`applies`] is false off x86-64.
+#[cfg(not(target_arch = "x86_64"))]
+unsafe fn tile_kernel<const ROWS: usize>(_: TileArgs<'_>) {
+    unreachable!("conv_direct: AVX-512 kernel off x86-64")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::conv_reference::naive_conv;
+    use crate::kernels::test_util::{assert_close, back, data, to};
+
+    /// `(x, w, padding, dilation, groups)` in lifted 3-d form.
+    type Problem = ([usize; 5], [usize; 5], [usize; 3], [usize; 3], usize);
+
+    #[test]
+    fn direct_matches_the_definition() {
+        if !avx512() {
+            eprintln!("conv_direct: this CPU has no AVX-512; the direct kernel is not exercised");
+            return;
+        }
+        let problems: &[Problem] = &[
+            // W5's shape, smaller: 3×3, padding 1, a full 8-channel block.
+            (
+                [2, 16, 1, 14, 14],
+                [16, 16, 1, 3, 3],
+                [0, 1, 1],
+                [1, 1, 1],
+                1,
+            ),
+            // A channel tail (13 = 8 + 5), batch 1 (tiles split between threads), no padding.
+            ([1, 5, 1, 30, 33], [13, 5, 1, 3, 3], [0, 0, 0], [1, 1, 1], 1),
+            // Narrow rows (one vector spans several output rows), dilation and groups.
+            ([2, 6, 1, 9, 5], [12, 3, 1, 3, 2], [0, 2, 1], [1, 2, 2], 2),
+            // 3-d, and 1-d.
+            ([1, 3, 5, 6, 7], [9, 3, 2, 3, 3], [1, 1, 0], [2, 1, 1], 1),
+            ([3, 4, 1, 1, 70], [8, 4, 1, 1, 5], [0, 0, 2], [1, 1, 3], 1),
+        ];
+        for (i, &(xs, ws, padding, dilation, groups)) in problems.iter().enumerate() {
+            let g = Geom {
+                stride: [1, 1, 1],
+                padding,
+                dilation,
+                groups,
+            };
+            let x = data(xs.iter().product(), 1.0 + i as f64);
+            let w = data(ws.iter().product(), 2.0 + i as f64);
+            let bias = data(ws[0], 3.0);
+            for bias in [None, Some(bias.as_slice())] {
+                let (expected, shape) = naive_conv(&x, xs, &w, ws, bias, &g);
+                let os = [shape[2], shape[3], shape[4]];
+                let mut out = vec![f32::NAN; expected.len()];
+                let b32 = bias.map(to::<f32>);
+                conv_f32(
+                    &to::<f32>(&x),
+                    xs,
+                    &to::<f32>(&w),
+                    ws,
+                    b32.as_deref(),
+                    &g,
+                    os,
+                    &mut out,
+                );
+                let what = format!("problem {i}, bias: {}", bias.is_some());
+                assert_close(&back(&out), &expected, 1e-5, &what);
+            }
+        }
+    }
+
+    #[test]
+    fn applies_to_w5_not_to_strided_or_wasteful_grids() {
+        let g = |stride, padding| Geom {
+            stride,
+            padding,
+            dilation: [1, 1, 1],
+            groups: 1,
+        };
+        let ws = [64, 64, 1, 3, 3];
+        assert_eq!(
+            applies(ws, &g([1, 1, 1], [0, 1, 1]), [1, 56, 56], [1, 56, 56]),
+            avx512()
+        );
+        assert!(!applies(
+            ws,
+            &g([1, 2, 2], [0, 1, 1]),
+            [1, 56, 56],
+            [1, 28, 28]
+        ));
+        // A 4×4 image padded to 6×6: 22 grid points for 16 outputs, one 48-point tile.
+        assert!(!applies(ws, &g([1, 1, 1], [0, 1, 1]), [1, 4, 4], [1, 4, 4]));
+    }
+}
