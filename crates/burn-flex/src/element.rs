@@ -1,6 +1,7 @@
 //! The element traits Flex's kernels are generic over.
 
 use burn_std::{Element, bf16, f16};
+use core::any::TypeId;
 use num_traits::{Float, PrimInt};
 
 /// Any element Flex stores: the floats, the integers and `bool`.
@@ -94,3 +95,36 @@ impl FloatElement for bf16 {
 pub trait IntElement: FlexElement + PrimInt + Send + Sync {}
 
 impl<E: FlexElement + PrimInt + Send + Sync> IntElement for E {}
+
+/// `values` as `f32` when `T` is `f32` (for kernels written for `f32` alone).
+pub(crate) fn as_f32<T: 'static>(values: &[T]) -> Option<&[f32]> {
+    (TypeId::of::<T>() == TypeId::of::<f32>())
+        // SAFETY: `T` is `f32`.
+        .then(|| unsafe { &*(values as *const [T] as *const [f32]) })
+}
+
+/// `values` as mutable `f32` when `T` is `f32`.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) fn as_f32_mut<T: 'static>(values: &mut [T]) -> Option<&mut [f32]> {
+    (TypeId::of::<T>() == TypeId::of::<f32>())
+        // SAFETY: `T` is `f32`.
+        .then(|| unsafe { &mut *(values as *mut [T] as *mut [f32]) })
+}
+
+/// `values` as a `Vec<T>`; panics unless `T` is `f32`.
+pub(crate) fn from_f32<T: 'static>(values: Vec<f32>) -> Vec<T> {
+    assert_eq!(
+        TypeId::of::<T>(),
+        TypeId::of::<f32>(),
+        "from_f32: T is not f32"
+    );
+    let mut values = core::mem::ManuallyDrop::new(values);
+    // SAFETY: `T` is `f32`: same size, alignment and allocation layout.
+    unsafe {
+        Vec::from_raw_parts(
+            values.as_mut_ptr().cast::<T>(),
+            values.len(),
+            values.capacity(),
+        )
+    }
+}

@@ -34,16 +34,19 @@ fn exp_reduced(x: f32) -> (i32, f32) {
     const LN2_LO: f32 = 1.428_606_8e-6;
     // Adding then subtracting 1.5 · 2^23 rounds to the nearest integer (ties to even).
     const ROUND: f32 = 12_582_912.0;
-    let shifted = x * LOG2_E + ROUND;
+    // `mul_add` is one FMA instruction inside [`vectorized`] (every caller): the reduction and
+    // the polynomial take 10 vector operations instead of 20 separate multiplies and adds.
+    let shifted = x.mul_add(LOG2_E, ROUND);
     let n_float = shifted - ROUND;
     let n = shifted.to_bits() as i32 - ROUND.to_bits() as i32;
-    let r = (x - n_float * LN2_HI) - n_float * LN2_LO;
-    let p = 1.0
-        + r * (1.0
-            + r * (1.0 / 2.0
-                + r * (1.0 / 6.0
-                    + r * (1.0 / 24.0
-                        + r * (1.0 / 120.0 + r * (1.0 / 720.0 + r * (1.0 / 5040.0)))))));
+    let r = n_float.mul_add(-LN2_LO, n_float.mul_add(-LN2_HI, x));
+    let p = (1.0 / 5040.0f32).mul_add(r, 1.0 / 720.0);
+    let p = p.mul_add(r, 1.0 / 120.0);
+    let p = p.mul_add(r, 1.0 / 24.0);
+    let p = p.mul_add(r, 1.0 / 6.0);
+    let p = p.mul_add(r, 0.5);
+    let p = p.mul_add(r, 1.0);
+    let p = p.mul_add(r, 1.0);
     (n, p)
 }
 

@@ -4,10 +4,9 @@
 use super::common::{PARALLEL_WORK, for_each_chunk, is_half, narrow, widen};
 use super::conv_direct;
 use super::im2col::{Geom, add_bias, check_bias, check_conv, im2col, lower, spatial};
-use crate::element::FloatElement;
+use crate::element::{FloatElement, as_f32, from_f32};
 use crate::tensor::pool;
 use burn_std::ConvOptions;
-use core::any::TypeId;
 use rayon::prelude::*;
 
 /// Validates and runs a forward convolution of any (lifted) dimensionality.
@@ -98,31 +97,6 @@ pub(crate) fn conv_forward<T: FloatElement>(
         add_bias(out_b, bias, n_out);
     });
     out
-}
-
-/// `values` as `f32` when `T` is `f32`.
-fn as_f32<T: FloatElement>(values: &[T]) -> Option<&[f32]> {
-    (TypeId::of::<T>() == TypeId::of::<f32>())
-        // SAFETY: `T` is `f32`.
-        .then(|| unsafe { &*(values as *const [T] as *const [f32]) })
-}
-
-/// `values` as a `Vec<T>` when `T` is `f32` (callers checked it).
-fn from_f32<T: FloatElement>(values: Vec<f32>) -> Vec<T> {
-    assert_eq!(
-        TypeId::of::<T>(),
-        TypeId::of::<f32>(),
-        "from_f32: T is not f32"
-    );
-    let mut values = core::mem::ManuallyDrop::new(values);
-    // SAFETY: `T` is `f32`: same size, alignment and allocation layout.
-    unsafe {
-        Vec::from_raw_parts(
-            values.as_mut_ptr().cast::<T>(),
-            values.len(),
-            values.capacity(),
-        )
-    }
 }
 
 /// Gradient with respect to the weight of the convolution `x` `[b, c, in…]` →

@@ -16,5 +16,7 @@ pub mod reduce;
 pub mod scan;
 pub mod shape;
 pub mod softmax;
+#[cfg(target_arch = "x86_64")]
+mod softmax_x86;
 pub mod sort;
 pub mod unary;

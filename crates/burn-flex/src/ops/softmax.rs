@@ -6,12 +6,17 @@
 //! is still in the L1 cache. Rows are shared out across threads; the loops run in
 //! [`vectorized`] (the `f32` exponential is [`crate::simd::exp_f32_nonpositive`] on rows with a
 //! finite maximum, [`crate::simd::exp_f32`] on the others). `f16`/`bf16` compute in `f32`.
+//! On an AVX-512 CPU, `f32` softmax rows take `softmax_x86` (written with intrinsics).
 
 use super::arith::NumElement;
 use super::creation::cast;
 use super::map::PAR_THRESHOLD;
 use super::reduce::{LineReduce, reduce_line};
+#[cfg(target_arch = "x86_64")]
+use super::softmax_x86;
 use crate::element::FloatElement;
+#[cfg(target_arch = "x86_64")]
+use crate::element::{as_f32, as_f32_mut};
 use crate::simd::vectorized;
 use crate::tensor::{FlexTensor, pool};
 use burn_backend::DType;
@@ -298,6 +303,14 @@ fn total<E: FloatElement>(a: &[E]) -> E {
 /// `out = e^(x - max) / Σ e^(x - max)`.
 #[inline(always)]
 fn softmax_row<E: FloatElement + NumElement>(x: &[E], out: &mut [E]) {
+    #[cfg(target_arch = "x86_64")]
+    if let (Some(x32), Some(out32)) = (as_f32(x), as_f32_mut(out))
+        && softmax_x86::available()
+        // SAFETY: the CPU runs AVX-512F; `out` is a whole row.
+        && unsafe { softmax_x86::softmax_row(x32, out32) }
+    {
+        return;
+    }
     let max = reduce_line(LineReduce::Max, x);
     let out = &mut out[..x.len()];
     let sum = exp_shifted_sum(x, max, out);
