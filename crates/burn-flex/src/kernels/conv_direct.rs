@@ -41,6 +41,10 @@ pub(crate) fn applies(w_shape: [usize; 5], g: &Geom, xs: [usize; 3], os: [usize;
         return false;
     }
     let ocg = w_shape[0] / g.groups;
+    // No input channels (the output is the bias) or an empty image: nothing to tile.
+    if w_shape[1] == 0 || xs.contains(&0) {
+        return false;
+    }
     let grid = Grid::new(xs, g, os);
     let n_out: usize = os.iter().product();
     let computed = grid.len.div_ceil(NR) * NR;
@@ -161,31 +165,35 @@ pub(crate) fn conv_f32(
         .map(|gi| pack_weights(&w[gi * ocg * k_len..(gi + 1) * ocg * k_len], ocg, k_len))
         .collect();
     let work = batch * oc * k_len * n_out;
-    let split_images = batch > 1 && work >= PARALLEL_WORK;
+    // Whole images per thread when there are enough of them, else each image's tiles shared.
+    let parallel = work >= PARALLEL_WORK;
+    let split_images = parallel && batch >= rayon::current_num_threads().max(2);
     let run_image = |b: usize, out_b: &mut [f32], split_tiles: bool| {
         let x_b = &x[b * channels * n_in..(b + 1) * channels * n_in];
-        PADDED.with_borrow_mut(|padded| {
-            for gi in 0..g.groups {
-                pad_image(
-                    &x_b[gi * icg * n_in..(gi + 1) * icg * n_in],
-                    icg,
-                    [d, h, wi],
-                    g,
-                    &grid,
-                    padded,
-                );
-                let group = Group {
-                    grid: &grid,
-                    panels: &panels[gi],
-                    offsets: &offsets,
-                    bias: bias.map(|b| &b[gi * ocg..(gi + 1) * ocg]),
-                    ocg,
-                    n_out,
-                };
-                let dst = &mut out_b[gi * ocg * n_out..(gi + 1) * ocg * n_out];
-                group.run(padded, dst, split_tiles);
-            }
-        });
+        // Taken, not borrowed: while this thread waits on the split tiles, rayon may run
+        // another convolution on it, which takes (an empty) buffer of its own.
+        let mut padded = PADDED.take();
+        for gi in 0..g.groups {
+            pad_image(
+                &x_b[gi * icg * n_in..(gi + 1) * icg * n_in],
+                icg,
+                [d, h, wi],
+                g,
+                &grid,
+                &mut padded,
+            );
+            let group = Group {
+                grid: &grid,
+                panels: &panels[gi],
+                offsets: &offsets,
+                bias: bias.map(|b| &b[gi * ocg..(gi + 1) * ocg]),
+                ocg,
+                n_out,
+            };
+            let dst = &mut out_b[gi * ocg * n_out..(gi + 1) * ocg * n_out];
+            group.run(&padded, dst, split_tiles);
+        }
+        PADDED.set(padded);
     };
     if split_images {
         out.par_chunks_mut(oc * n_out)
@@ -193,7 +201,7 @@ pub(crate) fn conv_f32(
             .for_each(|(b, out_b)| run_image(b, out_b, false));
     } else {
         for (b, out_b) in out.chunks_mut(oc * n_out).enumerate() {
-            run_image(b, out_b, work >= PARALLEL_WORK);
+            run_image(b, out_b, parallel);
         }
     }
 }
@@ -487,5 +495,43 @@ mod tests {
         ));
         // A 4×4 image padded to 6×6: 22 grid points for 16 outputs, one 48-point tile.
         assert!(!applies(ws, &g([1, 1, 1], [0, 1, 1]), [1, 4, 4], [1, 4, 4]));
+        // No input channels, or an empty image that padding alone gives outputs.
+        assert!(!applies(
+            [64, 0, 1, 3, 3],
+            &g([1, 1, 1], [0, 1, 1]),
+            [1, 56, 56],
+            [1, 56, 56]
+        ));
+        assert!(!applies(
+            [8, 8, 1, 1, 1],
+            &g([1, 1, 1], [0, 1, 1]),
+            [1, 0, 100],
+            [1, 2, 102]
+        ));
+    }
+
+    #[test]
+    fn runs_inside_rayon_tasks() {
+        if !avx512() {
+            return;
+        }
+        // Batch 1 splits tiles between threads; each task's own convolution may run on a thread
+        // that is waiting inside another one (the padded buffer must not stay borrowed).
+        let (xs, ws) = ([1, 8, 1, 40, 40], [8, 8, 1, 3, 3]);
+        let g = Geom {
+            stride: [1, 1, 1],
+            padding: [0, 1, 1],
+            dilation: [1, 1, 1],
+            groups: 1,
+        };
+        let x = data(xs.iter().product(), 1.0);
+        let w = data(ws.iter().product(), 2.0);
+        let (expected, _) = naive_conv(&x, xs, &w, ws, None, &g);
+        let (x32, w32) = (to::<f32>(&x), to::<f32>(&w));
+        (0..8).into_par_iter().for_each(|_| {
+            let mut out = vec![f32::NAN; expected.len()];
+            conv_f32(&x32, xs, &w32, ws, None, &g, [1, 40, 40], &mut out);
+            assert_close(&back(&out), &expected, 1e-5, "nested");
+        });
     }
 }
