@@ -206,6 +206,67 @@ pub(crate) fn conv_f32(
     }
 }
 
+/// A stride-1 transposed convolution of `x` `[b, ic, in…]` with `w` `[ic, oc/groups, k…]` onto
+/// `os`, run as the convolution it equals: the kernel flipped, its two channel axes swapped, and
+/// padding `dilation·(k-1) - padding` (this is also a stride-1 convolution's input gradient).
+/// `None` when that convolution is not one [`applies`] takes (or the output grid is not the one
+/// it gives, as with an output padding).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn transposed_f32(
+    x: &[f32],
+    x_shape: [usize; 5],
+    w: &[f32],
+    w_shape: [usize; 5],
+    bias: Option<&[f32]>,
+    g: &Geom,
+    os: [usize; 3],
+) -> Option<Vec<f32>> {
+    let [batch, ic, ..] = x_shape;
+    let [_, ocg, kd, kh, kw] = w_shape;
+    let ks = [kd, kh, kw];
+    let xs = [x_shape[2], x_shape[3], x_shape[4]];
+    if g.stride != [1, 1, 1] || g.groups == 0 {
+        return None;
+    }
+    let mut padding = [0; 3];
+    for i in 0..3 {
+        let reach = g.dilation[i] * (ks[i].max(1) - 1);
+        if g.padding[i] > reach || xs[i] + reach != os[i] + 2 * g.padding[i] {
+            return None;
+        }
+        padding[i] = reach - g.padding[i];
+    }
+    let conv = Geom {
+        stride: [1, 1, 1],
+        padding,
+        dilation: g.dilation,
+        groups: g.groups,
+    };
+    let icg = ic / g.groups;
+    let conv_w_shape = [ocg * g.groups, icg, kd, kh, kw];
+    if !applies(conv_w_shape, &conv, xs, os) {
+        return None;
+    }
+    let taps = kd * kh * kw;
+    let mut conv_w = vec![0.0; w.len()];
+    for gi in 0..g.groups {
+        for i in 0..icg {
+            for o in 0..ocg {
+                let src = ((gi * icg + i) * ocg + o) * taps;
+                let dst = ((gi * ocg + o) * icg + i) * taps;
+                for t in 0..taps {
+                    conv_w[dst + taps - 1 - t] = w[src + t];
+                }
+            }
+        }
+    }
+    let mut out = crate::tensor::pool::for_overwrite::<f32>(
+        batch * ocg * g.groups * os.iter().product::<usize>(),
+    );
+    conv_f32(x, x_shape, &conv_w, conv_w_shape, bias, &conv, os, &mut out);
+    Some(out)
+}
+
 thread_local! {
     /// Each thread's padded-image buffer, kept between calls (no page faults per image).
     static PADDED: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
@@ -508,6 +569,30 @@ mod tests {
             [1, 0, 100],
             [1, 2, 102]
         ));
+    }
+
+    #[test]
+    fn stride_1_transposed_convolutions_run_direct() {
+        if !avx512() {
+            return;
+        }
+        // The first stride-1 case of `conv_transpose`'s tests (which check the values).
+        let g = Geom {
+            stride: [1, 1, 1],
+            padding: [0, 1, 1],
+            dilation: [1, 1, 1],
+            groups: 1,
+        };
+        let (xs, ws) = ([2, 8, 1, 10, 12], [8, 8, 1, 3, 3]);
+        let (x, w) = (vec![0.0; 2 * 8 * 120], vec![0.0; 8 * 8 * 9]);
+        assert!(transposed_f32(&x, xs, &w, ws, None, &g, [1, 10, 12]).is_some());
+        // An output padding (a grid one larger) or a stride keeps the gemm path.
+        assert!(transposed_f32(&x, xs, &w, ws, None, &g, [1, 11, 13]).is_none());
+        let strided = Geom {
+            stride: [1, 2, 2],
+            ..g
+        };
+        assert!(transposed_f32(&x, xs, &w, ws, None, &strided, [1, 19, 23]).is_none());
     }
 
     #[test]

@@ -2,10 +2,11 @@
 //! `FloatElement::gemm`, then a col2im scatter-add onto the output grid.
 
 use super::common::{PARALLEL_WORK, for_each_chunk, is_half, narrow, widen};
+use super::conv_direct;
 use super::im2col::{
     Geom, add_bias, check_bias, check_conv_transpose, col2im, lift, lower, spatial,
 };
-use crate::element::FloatElement;
+use crate::element::{FloatElement, as_f32, from_f32};
 use burn_std::ConvTransposeOptions;
 
 /// Validates and runs a transposed convolution of any (lifted) dimensionality.
@@ -52,6 +53,12 @@ pub(crate) fn conv_transpose_forward<T: FloatElement>(
             g,
             os,
         ));
+    }
+    if let (Some(x32), Some(w32)) = (as_f32(x), as_f32(w)) {
+        let bias32 = bias.map(|b| as_f32(b).expect("bias has the input's element type"));
+        if let Some(out) = conv_direct::transposed_f32(x32, x_shape, w32, w_shape, bias32, g, os) {
+            return from_f32(out);
+        }
     }
     let [batch, ic, ..] = x_shape;
     let [_, ocg, ..] = w_shape;
@@ -174,6 +181,11 @@ mod tests {
         Case { x: &[1, 6, 3, 4], w: &[6, 1, 3, 3], stride: &[2, 3], pad: &[2, 1], pad_out: &[0, 2], dil: &[2, 1], groups: 3 },
         Case { x: &[1, 4, 3, 2, 3], w: &[4, 2, 2, 2, 3], stride: &[2, 1, 2], pad: &[0, 1, 1], pad_out: &[1, 0, 1], dil: &[1, 2, 1], groups: 2 },
         Case { x: &[4, 8, 10, 10], w: &[8, 4, 3, 3], stride: &[2, 2], pad: &[1, 1], pad_out: &[1, 1], dil: &[1, 1], groups: 1 },
+        // Stride 1: on an AVX-512 CPU, f32 runs as the direct convolution with the flipped kernel
+        // (padding 1 → 1, then 0 → 2 with dilation and groups, then 3-d).
+        Case { x: &[2, 8, 10, 12], w: &[8, 8, 3, 3], stride: &[1, 1], pad: &[1, 1], pad_out: &[0, 0], dil: &[1, 1], groups: 1 },
+        Case { x: &[1, 8, 12, 20], w: &[8, 5, 2, 3], stride: &[1, 1], pad: &[0, 1], pad_out: &[0, 0], dil: &[2, 1], groups: 2 },
+        Case { x: &[1, 4, 4, 6, 40], w: &[4, 8, 2, 2, 3], stride: &[1, 1, 1], pad: &[1, 0, 2], pad_out: &[0, 0, 0], dil: &[1, 1, 1], groups: 1 },
     ];
 
     #[test]
