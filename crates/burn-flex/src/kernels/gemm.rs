@@ -1,6 +1,8 @@
 //! Matrix products through the `gemm` crate.
 
+use super::transpose::transpose;
 use crate::element::FloatElement;
+use crate::tensor::pool;
 use gemm::Parallelism;
 
 /// Work (m·k·n) below which a product runs on one thread.
@@ -12,6 +14,23 @@ fn parallelism(m: usize, k: usize, n: usize) -> Parallelism {
     } else {
         Parallelism::None
     }
+}
+
+/// Whether a column-major `rhs` (a transposed view, as in the input gradient `dY·Wᵀ`) is worth
+/// copying row-major before the product.
+///
+/// `gemm` computes a row-major product as its transpose, where `rhs` becomes the left operand;
+/// a column-major one is then row-major on the left, which `gemm` packs on the calling thread
+/// alone while the others wait, gathering down 4 KiB-strided columns that share one cache set.
+/// At `256×1024·1024×1024` that packing took a third of the product (4.6 ms against 2.5 ms
+/// row-major on 2 cores); the parallel blocked [`transpose`] costs about 0.3 ms.
+fn transposes_rhs_first(m: usize, k: usize, n: usize, rhs_strides: [isize; 2]) -> bool {
+    rhs_strides[0] == 1
+        && rhs_strides[1] >= k as isize
+        && k > 1
+        && n > 1
+        && m >= 16
+        && m * k * n >= PARALLEL_THRESHOLD
 }
 
 /// `dst (m×n, row-major, contiguous) = lhs (m×k) · rhs (k×n)` with `gemm`'s own kernel for `T`.
@@ -44,6 +63,13 @@ pub fn gemm_native<T: FloatElement>(
     }
     check_reach(lhs.len(), m, k, lhs_strides, "lhs");
     check_reach(rhs.len(), k, n, rhs_strides, "rhs");
+    if transposes_rhs_first(m, k, n, rhs_strides) {
+        let mut rows = pool::for_overwrite::<T>(k * n);
+        transpose(rhs, n, k, rhs_strides[1] as usize, &mut rows);
+        gemm_native(m, k, n, lhs, lhs_strides, &rows, [n as isize, 1], dst);
+        pool::give_back(rows);
+        return;
+    }
     // SAFETY: the reach checks above guarantee every index gemm visits lies inside the slices;
     // dst is contiguous row-major with m·n elements.
     unsafe {
@@ -161,6 +187,36 @@ mod tests {
         );
         for (o, e) in out16.iter().zip(&expected) {
             assert!((o.to_f64() - e).abs() < 0.05);
+        }
+    }
+
+    #[test]
+    fn column_major_rhs_taken_through_the_transpose_matches() {
+        // Large enough to take the transpose-first path, with a column stride past k.
+        let (m, k, n, ld) = (40, 90, 80, 97);
+        assert!(transposes_rhs_first(m, k, n, [1, ld as isize]));
+        let a: Vec<f64> = (0..m * k).map(|i| (i as f64 * 0.37).sin()).collect();
+        let b: Vec<f64> = (0..k * n).map(|i| (i as f64 * 0.11).cos()).collect();
+        let expected = naive(m, k, n, &a, &b);
+        let mut bt = vec![f64::NAN; n * ld];
+        for p in 0..k {
+            for j in 0..n {
+                bt[j * ld + p] = b[p * n + j];
+            }
+        }
+        let mut out = vec![0.0; m * n];
+        gemm_native(
+            m,
+            k,
+            n,
+            &a,
+            [k as isize, 1],
+            &bt,
+            [1, ld as isize],
+            &mut out,
+        );
+        for (o, e) in out.iter().zip(&expected) {
+            assert!((o - e).abs() < 1e-11, "{o} vs {e}");
         }
     }
 }

@@ -19,3 +19,4 @@ pub mod interpolate;
 pub mod pool;
 #[cfg(test)]
 mod test_util;
+pub mod transpose;

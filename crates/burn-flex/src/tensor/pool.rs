@@ -81,6 +81,12 @@ pub fn filled<E: Storable>(len: usize, value: E) -> Vec<E> {
     }
 }
 
+/// Returns a scratch vector taken with [`for_overwrite`] or [`filled`] to the pool (large ones
+/// are kept, small ones freed), as if a tensor holding it had dropped.
+pub fn give_back<E: Storable>(values: Vec<E>) {
+    drop(E::into_buffer(values));
+}
+
 /// Keeps `buffer`'s storage for reuse when it is large (called when a [`Buffer`] drops).
 pub(super) fn recycle(buffer: &mut Buffer) {
     let bytes = buffer.capacity_bytes();
