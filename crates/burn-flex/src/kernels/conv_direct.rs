@@ -1,14 +1,16 @@
 //! Direct stride-1 convolution for `f32` on AVX-512: no im2col matrix, no operand packing of
 //! the image.
 //!
-//! The image of each group is copied once into a zero-padded buffer `[c, dp, hp, wp]`. On the
+//! The image of each group is copied once into a zero-padded buffer `[c, dp, hp, wp]` (each
+//! row's left zeros also serve as the previous row's right ones, so `wp = w + pw` when the
+//! kernel reaches at least as far as the padding). On the
 //! flat index `q = (od·hp + oh)·wp + ow` of that padded grid, kernel tap `(ci, a, b, c)` of
 //! output `q` reads input `ci·plane + q + (a·dd·hp + b·dh)·wp + c·dw`: every tap is the same
 //! matrix shifted by a constant. So one register tile of 8 output channels × 48 consecutive grid
 //! points runs over the `k = c·kd·kh·kw` taps with three unaligned vector loads (the 48 shifted
 //! inputs) and 8 broadcast multiply-adds per load, the weights packed once per call as
 //! `[k][8]` panels. Grid points with `ow ≥ ow_len` (or `oh ≥ oh_len`) are the price of the flat
-//! index (2 of 58 columns for a 56-wide image with padding 1); masked stores drop them and put
+//! index (1 of 57 columns for a 56-wide image with padding 1 and a 3-wide kernel); masked stores drop them and put
 //! the rest straight into the NCHW output, the bias already in the accumulators.
 //!
 //! [`conv_f32`] runs when [`applies`] says so (f32, stride 1, an AVX-512 CPU, little waste);
@@ -76,8 +78,12 @@ struct Grid {
 
 impl Grid {
     fn new(xs: [usize; 3], g: &Geom, os: [usize; 3]) -> Self {
-        let padded: [usize; 3] = core::array::from_fn(|i| xs[i] + 2 * g.padding[i]);
-        let [_, hp, wp] = padded;
+        // Rows are `[pw zeros][w values]` followed by `wp - pw - w` more zeros: a tap past the
+        // row's end reads the next row's leading zeros, so the left padding doubles as the
+        // right one and only rows narrower than the output need their own right zeros.
+        let [dp, hp] = [0, 1].map(|i| xs[i] + 2 * g.padding[i]);
+        let wp = (xs[2] + g.padding[2]).max(os[2]);
+        let padded = [dp, hp, wp];
         let [od, oh, ow] = os;
         let len = if os.contains(&0) {
             0
@@ -311,15 +317,14 @@ fn pad_image(
     for plane in x.chunks_exact(d * h * w).take(channels) {
         zeros(buf, &mut at, pd * hp * wp);
         for slice in plane.chunks_exact(h * w) {
-            zeros(buf, &mut at, ph * wp + pw);
-            for (y, row) in slice.chunks_exact(w).enumerate() {
-                if y > 0 {
-                    zeros(buf, &mut at, 2 * pw);
-                }
+            zeros(buf, &mut at, ph * wp);
+            for row in slice.chunks_exact(w) {
+                zeros(buf, &mut at, pw);
                 buf[at..at + w].copy_from_slice(row);
                 at += w;
+                zeros(buf, &mut at, wp - pw - w);
             }
-            zeros(buf, &mut at, pw + ph * wp);
+            zeros(buf, &mut at, ph * wp);
         }
         zeros(buf, &mut at, pd * hp * wp);
     }
@@ -503,6 +508,9 @@ mod tests {
             // 3-d, and 1-d.
             ([1, 3, 5, 6, 7], [9, 3, 2, 3, 3], [1, 1, 0], [2, 1, 1], 1),
             ([3, 4, 1, 1, 70], [8, 4, 1, 1, 5], [0, 0, 2], [1, 1, 3], 1),
+            // Padding past the kernel's reach (a 3×1 kernel, padding 2 across): rows keep
+            // right zeros of their own.
+            ([2, 8, 1, 10, 12], [8, 8, 1, 3, 1], [0, 1, 2], [1, 1, 1], 1),
         ];
         for (i, &(xs, ws, padding, dilation, groups)) in problems.iter().enumerate() {
             let g = Geom {

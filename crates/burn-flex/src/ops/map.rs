@@ -199,9 +199,9 @@ pub fn map_same<E: Storable>(mut t: FlexTensor, f: impl Fn(E) -> E + Sync) -> Fl
                 },
             )
         };
-        let threads = rayon::current_num_threads();
-        if data.len() >= PAR_THRESHOLD && threads > 1 {
-            let chunk = data.len().div_ceil(threads * 4);
+        // The size first: asking rayon for its thread count costs more than a small op.
+        if data.len() >= PAR_THRESHOLD && rayon::current_num_threads() > 1 {
+            let chunk = data.len().div_ceil(rayon::current_num_threads() * 4);
             data.par_chunks_mut(chunk).for_each(apply);
         } else {
             apply(data);
