@@ -11,8 +11,10 @@ use super::{Buffer, Storable};
 use std::collections::VecDeque;
 use std::sync::{Mutex, PoisonError};
 
-/// Buffers below this size are left to the allocator, which handles them well.
-pub const MIN_POOLED_BYTES: usize = 1 << 20;
+/// Buffers below this size are left to the allocator, which handles them well. (At 256 KiB it
+/// does not: a fresh zeroed `Vec` of that size cost 12 µs, 7 % of a 256×256 matrix product on
+/// 2 cores, against nothing for a pooled one.)
+pub const MIN_POOLED_BYTES: usize = 1 << 18;
 
 /// The most bytes the pool keeps; the oldest buffers are freed first.
 pub const MAX_POOLED_BYTES: usize = 1 << 30;
