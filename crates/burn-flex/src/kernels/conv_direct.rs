@@ -180,7 +180,7 @@ pub(crate) fn conv_f32(
         // another convolution on it, which takes (an empty) buffer of its own.
         let mut padded = PADDED.take();
         for gi in 0..g.groups {
-            pad_image(
+            let len = pad_image(
                 &x_b[gi * icg * n_in..(gi + 1) * icg * n_in],
                 icg,
                 [d, h, wi],
@@ -197,7 +197,7 @@ pub(crate) fn conv_f32(
                 n_out,
             };
             let dst = &mut out_b[gi * ocg * n_out..(gi + 1) * ocg * n_out];
-            group.run(&padded, dst, split_tiles);
+            group.run(&padded[..len], dst, split_tiles);
         }
         PADDED.set(padded);
     };
@@ -291,8 +291,9 @@ fn pack_weights(w: &[f32], ocg: usize, k_len: usize) -> Vec<f32> {
     packed
 }
 
-/// Copies `channels` planes of `x` into `padded` (resized to the padded planes plus a tile of
-/// slack for the last tile's reads), zero around the image; every value is written once.
+/// Copies `channels` planes of `x` into `padded` (resized to the padded planes plus the slack
+/// the last tile reads past them), zero around the image; every value is written once. Returns
+/// the length written.
 fn pad_image(
     x: &[f32],
     channels: usize,
@@ -300,11 +301,13 @@ fn pad_image(
     g: &Geom,
     grid: &Grid,
     padded: &mut Vec<f32>,
-) {
+) -> usize {
     let [d, h, w] = xs;
     let [_, hp, wp] = grid.padded;
     let [pd, ph, pw] = g.padding;
-    let len = channels * grid.plane() + NR + 16;
+    // Past the last plane, the last tile reads up to NR - 1 grid points beyond the last output,
+    // and that output's rightmost taps read up to `pw` values into the (absent) next row.
+    let len = channels * grid.plane() + NR + 16 + pw;
     if padded.len() < len {
         padded.resize(len, 0.0);
     }
@@ -329,6 +332,7 @@ fn pad_image(
         zeros(buf, &mut at, pd * hp * wp);
     }
     buf[at..].fill(0.0);
+    len
 }
 
 /// One group's operands: the grid, packed weights, tap offsets and bias.
@@ -372,7 +376,11 @@ impl Group<'_> {
         let stores: [Stores; NV] = core::array::from_fn(|v| self.grid.stores(q + 16 * v));
         let k_len = self.offsets.len();
         let src = padded[q..].as_ptr();
-        debug_assert!(q + NR + self.offsets.last().copied().unwrap_or(0) as usize <= padded.len());
+        // The bound of every read below (the offsets increase, the last is the furthest).
+        assert!(
+            q + NR + self.offsets.last().copied().unwrap_or(0) as usize <= padded.len(),
+            "conv_direct: tile at {q} reads past the padded image"
+        );
         for (blk, panel) in self.panels.chunks_exact(k_len * MR).enumerate() {
             let co = blk * MR;
             let rows = (self.ocg - co).min(MR);
@@ -511,6 +519,29 @@ mod tests {
             // Padding past the kernel's reach (a 3×1 kernel, padding 2 across): rows keep
             // right zeros of their own.
             ([2, 8, 1, 10, 12], [8, 8, 1, 3, 1], [0, 1, 2], [1, 1, 1], 1),
+            // Wide "same" padding: the last output's taps read `pw` values past the last row
+            // (18 and 65 past it, beyond the tile slack of older versions).
+            (
+                [1, 8, 1, 1, 193],
+                [8, 8, 1, 1, 37],
+                [0, 0, 18],
+                [1, 1, 1],
+                1,
+            ),
+            (
+                [1, 8, 1, 1, 200],
+                [8, 8, 1, 1, 131],
+                [0, 0, 65],
+                [1, 1, 1],
+                1,
+            ),
+            (
+                [1, 8, 1, 19, 127],
+                [8, 8, 1, 3, 3],
+                [0, 18, 18],
+                [1, 18, 18],
+                1,
+            ),
         ];
         for (i, &(xs, ws, padding, dilation, groups)) in problems.iter().enumerate() {
             let g = Geom {
