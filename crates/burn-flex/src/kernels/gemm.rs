@@ -70,67 +70,31 @@ pub fn gemm_native<T: FloatElement>(
     // SAFETY (every call below): the reach checks above bound every element of the whole
     // product, and each block below is a sub-product of it (its rows or columns, with the same
     // strides); dst is contiguous row-major m×n, and the blocks write disjoint elements of it.
-    match thread_split(m, k, n, lhs_strides, threads) {
-        Some(Split::Rows(rows)) => (0..threads).into_par_iter().for_each(|i| {
-            let r0 = (i * rows).min(m);
-            let r = rows.min(m - r0);
-            if r > 0 {
+    if let Some(split) = thread_split(m, k, n, lhs_strides, threads) {
+        (0..threads).into_par_iter().for_each(|i| {
+            let ([r0, r], [c0, c]) = split.block(i, m, n);
+            if r > 0 && c > 0 {
                 let lhs = lhs.at(r0 as isize * lhs_strides[0]);
-                let out = dst.at((r0 * n) as isize);
-                unsafe {
-                    product(
-                        r,
-                        k,
-                        n,
-                        lhs,
-                        lhs_strides,
-                        rhs.at(0),
-                        rhs_strides,
-                        out,
-                        n,
-                        false,
-                    )
-                }
-            }
-        }),
-        Some(Split::Cols(cols)) => (0..threads).into_par_iter().for_each(|i| {
-            let c0 = (i * cols).min(n);
-            let c = cols.min(n - c0);
-            if c > 0 {
                 let rhs = rhs.at(c0 as isize * rhs_strides[1]);
-                let out = dst.at(c0 as isize);
-                unsafe {
-                    product(
-                        m,
-                        k,
-                        c,
-                        lhs.at(0),
-                        lhs_strides,
-                        rhs,
-                        rhs_strides,
-                        out,
-                        n,
-                        false,
-                    )
-                }
+                let out = dst.at((r0 * n + c0) as isize);
+                unsafe { product(r, k, c, lhs, lhs_strides, rhs, rhs_strides, out, n, false) }
             }
-        }),
-        None => {
-            let parallel = m * k * n >= PARALLEL_THRESHOLD;
-            unsafe {
-                product(
-                    m,
-                    k,
-                    n,
-                    lhs.0,
-                    lhs_strides,
-                    rhs.0,
-                    rhs_strides,
-                    dst.0,
-                    n,
-                    parallel,
-                )
-            }
+        });
+    } else {
+        let parallel = m * k * n >= PARALLEL_THRESHOLD;
+        unsafe {
+            product(
+                m,
+                k,
+                n,
+                lhs.0,
+                lhs_strides,
+                rhs.0,
+                rhs_strides,
+                dst.0,
+                n,
+                parallel,
+            )
         }
     }
 }
@@ -143,6 +107,20 @@ enum Split {
     Rows(usize),
     /// Blocks of this many columns.
     Cols(usize),
+}
+
+impl Split {
+    /// Block `i`'s `[first, count]` rows and columns of an `m×n` result (empty past the end).
+    fn block(self, i: usize, m: usize, n: usize) -> ([usize; 2], [usize; 2]) {
+        let part = |size: usize, len: usize| {
+            let first = (i * size).min(len);
+            [first, size.min(len - first)]
+        };
+        match self {
+            Split::Rows(rows) => (part(rows, m), [0, n]),
+            Split::Cols(cols) => ([0, m], part(cols, n)),
+        }
+    }
 }
 
 /// Work (m·k·n) from which a product is split between threads by [`thread_split`].
