@@ -2,8 +2,8 @@
 //! `FloatElement::gemm`, and the weight gradient they share with the transposed convolutions.
 
 use super::common::{PARALLEL_WORK, for_each_chunk, is_half, narrow, widen};
-use super::conv_direct;
 use super::im2col::{Geom, add_bias, check_bias, check_conv, im2col, lower, spatial};
+use super::{conv_direct, conv_winograd};
 use crate::element::{FloatElement, as_f32, from_f32};
 use crate::tensor::pool;
 use burn_std::ConvOptions;
@@ -55,13 +55,19 @@ pub(crate) fn conv_forward<T: FloatElement>(
     let k_len = icg * ks.iter().product::<usize>();
     let n_in: usize = xs.iter().product();
     let n_out: usize = os.iter().product();
-    if let (Some(x), Some(w)) = (as_f32(x), as_f32(w))
-        && conv_direct::applies(w_shape, g, xs, os)
-    {
-        let mut out = pool::for_overwrite::<f32>(batch * oc * n_out);
+    if let (Some(x), Some(w)) = (as_f32(x), as_f32(w)) {
         let bias = bias.map(|b| as_f32(b).expect("bias has the input's element type"));
-        conv_direct::conv_f32(x, x_shape, w, w_shape, bias, g, os, &mut out);
-        return from_f32(out);
+        let out = || pool::for_overwrite::<f32>(batch * oc * n_out);
+        if conv_winograd::applies(w_shape, g, xs, os) {
+            let mut out = out();
+            conv_winograd::conv_f32(x, x_shape, w, w_shape, bias, g, os, &mut out);
+            return from_f32(out);
+        }
+        if conv_direct::applies(w_shape, g, xs, os) {
+            let mut out = out();
+            conv_direct::conv_f32(x, x_shape, w, w_shape, bias, g, os, &mut out);
+            return from_f32(out);
+        }
     }
     let direct = ks == [1, 1, 1] && g.stride == [1, 1, 1] && g.padding == [0, 0, 0];
     let mut out = pool::filled(batch * oc * n_out, T::zero());
@@ -232,6 +238,8 @@ mod tests {
         // Kernel larger than the unpadded input.
         Case { x: &[1, 2, 2, 3], w: &[3, 2, 3, 3], stride: &[1, 1], pad: &[1, 2], pad_out: &[0, 0], dil: &[1, 1], groups: 1 },
         Case { x: &[2, 2, 5, 4, 6], w: &[4, 1, 2, 3, 2], stride: &[1, 2, 2], pad: &[1, 0, 1], pad_out: &[0, 0, 0], dil: &[2, 1, 1], groups: 2 },
+        // 16 channels, 3×3, stride 1: Winograd in f32 (and bf16, widened).
+        Case { x: &[2, 16, 9, 11], w: &[16, 16, 3, 3], stride: &[1, 1], pad: &[1, 1], pad_out: &[0, 0], dil: &[1, 1], groups: 1 },
         // Large enough to take the rayon path over the batch.
         Case { x: &[4, 8, 16, 16], w: &[8, 8, 3, 3], stride: &[1, 1], pad: &[1, 1], pad_out: &[0, 0], dil: &[1, 1], groups: 1 },
     ];

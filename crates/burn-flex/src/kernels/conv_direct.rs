@@ -13,10 +13,12 @@
 //! index (1 of 57 columns for a 56-wide image with padding 1 and a 3-wide kernel); masked stores drop them and put
 //! the rest straight into the NCHW output, the bias already in the accumulators.
 //!
-//! [`conv_f32`] runs when [`applies`] says so (f32, stride 1, an AVX-512 CPU, little waste);
-//! everything else keeps im2col and `gemm`.
+//! [`conv_f32`] runs when [`applies`] says so (f32, stride 1, an AVX-512 CPU, little waste)
+//! and [`super::conv_winograd`] does not take the convolution (3×3 kernels with 16 channels or
+//! more); everything else keeps im2col and `gemm`.
 
 use super::common::PARALLEL_WORK;
+use super::conv_winograd;
 use super::im2col::Geom;
 use rayon::prelude::*;
 use std::cell::RefCell;
@@ -54,7 +56,7 @@ pub(crate) fn applies(w_shape: [usize; 5], g: &Geom, xs: [usize; 3], os: [usize;
 }
 
 /// Whether the CPU runs AVX-512F (detected once; the standard library caches it).
-fn avx512() -> bool {
+pub(crate) fn avx512() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         std::arch::is_x86_feature_detected!("avx512f")
@@ -214,9 +216,9 @@ pub(crate) fn conv_f32(
 
 /// A stride-1 transposed convolution of `x` `[b, ic, in…]` with `w` `[ic, oc/groups, k…]` onto
 /// `os`, run as the convolution it equals: the kernel flipped, its two channel axes swapped, and
-/// padding `dilation·(k-1) - padding` (this is also a stride-1 convolution's input gradient).
-/// `None` when that convolution is not one [`applies`] takes (or the output grid is not the one
-/// it gives, as with an output padding).
+/// padding `dilation·(k-1) - padding` (this is also a stride-1 convolution's input gradient),
+/// by Winograd when [`conv_winograd::applies`], else directly. `None` when neither takes that
+/// convolution (or the output grid is not the one it gives, as with an output padding).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn transposed_f32(
     x: &[f32],
@@ -250,7 +252,8 @@ pub(crate) fn transposed_f32(
     };
     let icg = ic / g.groups;
     let conv_w_shape = [ocg * g.groups, icg, kd, kh, kw];
-    if !applies(conv_w_shape, &conv, xs, os) {
+    let winograd = conv_winograd::applies(conv_w_shape, &conv, xs, os);
+    if !winograd && !applies(conv_w_shape, &conv, xs, os) {
         return None;
     }
     let taps = kd * kh * kw;
@@ -269,6 +272,11 @@ pub(crate) fn transposed_f32(
     let mut out = crate::tensor::pool::for_overwrite::<f32>(
         batch * ocg * g.groups * os.iter().product::<usize>(),
     );
+    let conv_f32 = if winograd {
+        conv_winograd::conv_f32
+    } else {
+        conv_f32
+    };
     conv_f32(x, x_shape, &conv_w, conv_w_shape, bias, &conv, os, &mut out);
     Some(out)
 }
@@ -418,7 +426,7 @@ impl Group<'_> {
 
 /// A raw output pointer shared by the tasks of one group (they write disjoint outputs).
 #[derive(Clone, Copy)]
-struct SendPtr(*mut f32);
+pub(crate) struct SendPtr(pub(crate) *mut f32);
 // SAFETY: see `Group::run`: concurrent tasks write disjoint elements.
 unsafe impl Send for SendPtr {}
 // SAFETY: as above.

@@ -186,6 +186,9 @@ mod tests {
         Case { x: &[2, 8, 10, 12], w: &[8, 8, 3, 3], stride: &[1, 1], pad: &[1, 1], pad_out: &[0, 0], dil: &[1, 1], groups: 1 },
         Case { x: &[1, 8, 12, 20], w: &[8, 5, 2, 3], stride: &[1, 1], pad: &[0, 1], pad_out: &[0, 0], dil: &[2, 1], groups: 2 },
         Case { x: &[1, 4, 4, 6, 40], w: &[4, 8, 2, 2, 3], stride: &[1, 1, 1], pad: &[1, 0, 2], pad_out: &[0, 0, 0], dil: &[1, 1, 1], groups: 1 },
+        // 16 channels each way, padding 1 and 0 (the convolution's 1 and 2): Winograd in f32.
+        Case { x: &[1, 16, 7, 9], w: &[16, 16, 3, 3], stride: &[1, 1], pad: &[1, 1], pad_out: &[0, 0], dil: &[1, 1], groups: 1 },
+        Case { x: &[2, 16, 6, 5], w: &[16, 24, 3, 3], stride: &[1, 1], pad: &[0, 0], pad_out: &[0, 0], dil: &[1, 1], groups: 1 },
     ];
 
     #[test]

@@ -11,6 +11,7 @@ mod conv_direct;
 #[cfg(test)]
 mod conv_reference;
 pub mod conv_transpose;
+mod conv_winograd;
 pub mod embedding;
 pub mod gemm;
 pub(crate) mod im2col;

@@ -1,0 +1,601 @@
+//! Winograd F(2×2, 3×3) convolution for `f32` on AVX-512: 2.25 times fewer multiply-adds than
+//! the direct kernel for the 3×3, stride-1 layers of image networks.
+//!
+//! The output is cut into 2×2 tiles, each computed from the 4×4 input patch under it. With the
+//! transforms `V = Bᵀ·d·B` of a patch `d` and `U = G·g·Gᵀ` of a 3×3 filter `g`, the 16
+//! products `M = U ⊙ V` summed over input channels give the tile as `Y = Aᵀ·M·A` (Lavin & Gray,
+//! "Fast Algorithms for Convolutional Neural Networks", 2016). Summed over channels, each of the
+//! 16 positions `ξ` of the 4×4 transform is a matrix product `M_ξ [oc, tiles] = U_ξ [oc, c] ·
+//! V_ξ [c, tiles]`: 16 products of `c` multiply-adds per output tile, against 36 for the
+//! direct 2×2 outputs.
+//!
+//! Tiles are taken in blocks of [`block_tiles`] (a few dozen), small enough that a block's `V`
+//! and `M` stay in the core's L2 cache: each block's input transform, its 16 products (an
+//! 8 × 48 register tile over `c`, as in [`super::conv_direct`]) and its output transform run on
+//! one thread, blocks in parallel. Both transforms work on 16 neighbouring tiles of a tile row
+//! at a time: the patches' columns are the even and odd lanes of two overlapping loads (masked,
+//! so the padding is never materialised).
+//!
+//! The transforms' additions round a little more than the direct sum: errors stay within a few
+//! units in the last place of the output's scale (the tests hold it to 1e-5 relative).
+
+use super::common::PARALLEL_WORK;
+use super::conv_direct::{SendPtr, avx512};
+use super::im2col::Geom;
+use rayon::prelude::*;
+use std::cell::RefCell;
+
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::{
+    __m512, _mm512_add_ps, _mm512_fmadd_ps, _mm512_loadu_ps, _mm512_mask_storeu_ps,
+    _mm512_maskz_loadu_ps, _mm512_permutex2var_ps, _mm512_set1_ps, _mm512_setr_epi32,
+    _mm512_setzero_ps, _mm512_storeu_ps, _mm512_sub_ps,
+};
+
+/// Output channels in one register tile of the products.
+const MR: usize = 8;
+/// Tiles in one register tile of the products (three 16-lane vectors).
+const NR: usize = 48;
+/// Bytes of `V` and `M` one block may keep (half of a Zen 4 or Sapphire Rapids L2).
+const BLOCK_BYTES: usize = 512 << 10;
+
+/// Whether the Winograd kernel takes this convolution: a 2-d 3×3 kernel, stride and dilation 1,
+/// one group, an AVX-512 CPU, and at least 16 input and output channels (with fewer, the
+/// transforms cost more than the multiply-adds they save).
+pub(crate) fn applies(w_shape: [usize; 5], g: &Geom, xs: [usize; 3], os: [usize; 3]) -> bool {
+    let [oc, ic, kd, kh, kw] = w_shape;
+    avx512()
+        && g.stride == [1, 1, 1]
+        && g.dilation == [1, 1, 1]
+        && g.groups == 1
+        && [kd, kh, kw] == [1, 3, 3]
+        && xs[0] == 1
+        && g.padding[0] == 0
+        && oc >= 16
+        && ic >= 16
+        && os[1] >= 2
+        && os[2] >= 2
+        && !xs.contains(&0)
+}
+
+/// The shapes of one convolution and its tiling.
+#[derive(Debug, Clone, Copy)]
+struct Plan {
+    /// Input channels.
+    c: usize,
+    /// Output channels, and rounded up to the register tile.
+    oc: usize,
+    ocp: usize,
+    /// Input and output plane extents.
+    h: usize,
+    w: usize,
+    oh: usize,
+    ow: usize,
+    /// Padding (top and left; the bottom and right follow from the output extents).
+    ph: usize,
+    pw: usize,
+    /// Tile rows and columns per image.
+    th: usize,
+    tw: usize,
+    /// Tiles per block (a multiple of [`NR`]).
+    tb: usize,
+}
+
+impl Plan {
+    fn tiles_per_image(&self) -> usize {
+        self.th * self.tw
+    }
+
+    /// Floats from one `ξ` of a block's `V` `[16][c][tb]` to the next: one cache line more
+    /// than its rows, so the 16 values of a tile do not all fall in one L1 set.
+    fn v_stride(&self) -> usize {
+        self.c * self.tb + 16
+    }
+
+    /// Floats from one `ξ` of a block's `M` `[16][ocp][tb]` to the next (skewed likewise).
+    fn m_stride(&self) -> usize {
+        self.ocp * self.tb + 16
+    }
+}
+
+/// Tiles per block: as many whole register tiles as keep `V` and `M` within [`BLOCK_BYTES`].
+fn block_tiles(c: usize, ocp: usize) -> usize {
+    let per_tile = 16 * (c + ocp) * 4;
+    (BLOCK_BYTES / per_tile / NR).max(1) * NR
+}
+
+/// The convolution of `x` `[b, c, 1, h, w]` with the 3×3 filters `w` `[oc, c, 1, 3, 3]` into
+/// `out` `[b, oc, 1, oh, ow]`, adding `bias` per output channel. Callers check [`applies`].
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn conv_f32(
+    x: &[f32],
+    x_shape: [usize; 5],
+    w: &[f32],
+    w_shape: [usize; 5],
+    bias: Option<&[f32]>,
+    g: &Geom,
+    os: [usize; 3],
+    out: &mut [f32],
+) {
+    assert!(avx512(), "conv_winograd: expected an AVX-512 CPU");
+    let [batch, c, _, h, wi] = x_shape;
+    let oc = w_shape[0];
+    let [_, oh, ow] = os;
+    assert_eq!(
+        out.len(),
+        batch * oc * oh * ow,
+        "conv_winograd: output length"
+    );
+    let ocp = oc.div_ceil(MR) * MR;
+    let plan = Plan {
+        c,
+        oc,
+        ocp,
+        h,
+        w: wi,
+        oh,
+        ow,
+        ph: g.padding[1],
+        pw: g.padding[2],
+        th: oh.div_ceil(2),
+        tw: ow.div_ceil(2),
+        tb: block_tiles(c, ocp),
+    };
+    let u = transform_filters(w, oc, c, ocp);
+    let total = batch * plan.tiles_per_image();
+    let blocks = total.div_ceil(plan.tb);
+    let dst = SendPtr(out.as_mut_ptr());
+    let run = |blk: usize| {
+        let (mut v, mut m) = (V_SCRATCH.take(), M_SCRATCH.take());
+        v.resize(v.len().max(16 * plan.v_stride()), 0.0);
+        m.resize(m.len().max(16 * plan.m_stride()), 0.0);
+        let t0 = blk * plan.tb;
+        // SAFETY: the CPU runs AVX-512F (`applies`); blocks write disjoint output tiles.
+        unsafe {
+            plan.block(
+                x,
+                &u,
+                bias,
+                t0..(t0 + plan.tb).min(total),
+                &mut v,
+                &mut m,
+                dst,
+            )
+        };
+        V_SCRATCH.set(v);
+        M_SCRATCH.set(m);
+    };
+    let work = batch * oc * c * 9 * oh * ow;
+    if work >= PARALLEL_WORK && blocks > 1 {
+        (0..blocks).into_par_iter().for_each(run);
+    } else {
+        (0..blocks).for_each(run);
+    }
+}
+
+thread_local! {
+    /// Each thread's `V` and `M` block buffers, kept between calls; taken, not borrowed, so a
+    /// convolution that rayon runs on a waiting thread gets buffers of its own.
+    static V_SCRATCH: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
+    static M_SCRATCH: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
+}
+
+/// `U = G·g·Gᵀ` of every filter, packed as `[16][ocp/8][c][8]` panels (zero past `oc`).
+fn transform_filters(w: &[f32], oc: usize, c: usize, ocp: usize) -> Vec<f32> {
+    let mut u = vec![0.0f32; 16 * ocp * c];
+    for co in 0..oc {
+        for ci in 0..c {
+            let f = &w[(co * c + ci) * 9..][..9];
+            // G·g: rows g0, (g0+g1+g2)/2, (g0-g1+g2)/2, g2 of the filter's columns.
+            let mut gg = [[0.0f32; 3]; 4];
+            for j in 0..3 {
+                let (a, b, d) = (f[j], f[3 + j], f[6 + j]);
+                gg[0][j] = a;
+                gg[1][j] = (a + b + d) * 0.5;
+                gg[2][j] = (a - b + d) * 0.5;
+                gg[3][j] = d;
+            }
+            for (i, row) in gg.iter().enumerate() {
+                let [a, b, d] = *row;
+                let t = [a, (a + b + d) * 0.5, (a - b + d) * 0.5, d];
+                for (j, &value) in t.iter().enumerate() {
+                    let xi = i * 4 + j;
+                    u[((xi * (ocp / MR) + co / MR) * c + ci) * MR + co % MR] = value;
+                }
+            }
+        }
+    }
+    u
+}
+
+/// A run of at most 16 neighbouring tiles of one tile row: image `b`, tile row `ty`, first tile
+/// column `tx`, `n` tiles, at position `at` of the block.
+#[derive(Debug, Clone, Copy)]
+struct Run {
+    b: usize,
+    ty: usize,
+    tx: usize,
+    n: usize,
+    at: usize,
+}
+
+impl Plan {
+    /// The runs covering the tiles `range` (flat over images, tile rows, tile columns).
+    fn runs(&self, range: core::ops::Range<usize>) -> impl Iterator<Item = Run> + '_ {
+        let start = range.start;
+        let mut t = start;
+        core::iter::from_fn(move || {
+            if t >= range.end {
+                return None;
+            }
+            let (b, rem) = (t / self.tiles_per_image(), t % self.tiles_per_image());
+            let (ty, tx) = (rem / self.tw, rem % self.tw);
+            let n = 16.min(self.tw - tx).min(range.end - t);
+            let run = Run {
+                b,
+                ty,
+                tx,
+                n,
+                at: t - start,
+            };
+            t += n;
+            Some(run)
+        })
+    }
+
+    /// Transforms, multiplies and transforms back the tiles `range` into `out`. The
+    /// transforms take one channel at a time over all the block's runs, so the image and output
+    /// planes are walked row after row.
+    ///
+    /// # Safety
+    /// AVX-512F; `v` and `m` hold 16 strides of values; no other thread writes these tiles'
+    /// outputs.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn block(
+        &self,
+        x: &[f32],
+        u: &[f32],
+        bias: Option<&[f32]>,
+        range: core::ops::Range<usize>,
+        v: &mut [f32],
+        m: &mut [f32],
+        out: SendPtr,
+    ) {
+        let (c, tb, ocp) = (self.c, self.tb, self.ocp);
+        let plane_in = self.h * self.w;
+        assert!(
+            v.len() >= 16 * self.v_stride() && m.len() >= 16 * self.m_stride(),
+            "conv_winograd: block buffers too short"
+        );
+        for ci in 0..c {
+            for run in self.runs(range.clone()) {
+                let plane = &x[(run.b * c + ci) * plane_in..][..plane_in];
+                // SAFETY: `run.at + 16 <= tb`, so every masked store lands in `v`.
+                unsafe { self.input_run(plane, run, v.as_mut_ptr().add(ci * tb + run.at)) };
+            }
+        }
+        let cols = range.len().div_ceil(NR) * NR;
+        for xi in 0..16 {
+            let v_xi = v[xi * self.v_stride()..].as_ptr();
+            for ob in 0..ocp / MR {
+                let panel = u[(xi * (ocp / MR) + ob) * c * MR..].as_ptr();
+                let m_row = m[xi * self.m_stride() + ob * MR * tb..].as_mut_ptr();
+                for t in (0..cols).step_by(NR) {
+                    // SAFETY: `t + NR <= tb`; `v_xi` has `c` rows of `tb`, `m_row` 8 rows of
+                    // `tb`, the panel `c · 8` values.
+                    unsafe { product_tile(panel, v_xi.add(t), tb, c, m_row.add(t), tb) };
+                }
+            }
+        }
+        let plane_out = self.oh * self.ow;
+        for co in 0..self.oc {
+            let bias = bias.map_or(0.0, |b| b[co]);
+            for run in self.runs(range.clone()) {
+                let out_plane = out.0.wrapping_add((run.b * self.oc + co) * plane_out);
+                let m_at = m[co * tb + run.at..].as_ptr();
+                // SAFETY: the run's outputs lie in this plane, written by this block alone.
+                unsafe { self.output_run(m_at, bias, out_plane, run) };
+            }
+        }
+    }
+}
+
+/// The 16-lane mask of `base + lane` lying in `0..len`.
+fn lane_mask(base: isize, len: usize) -> u16 {
+    let lo = (-base).clamp(0, 16) as u32;
+    let hi = (len as isize - base).clamp(0, 16) as u32;
+    if hi <= lo {
+        0
+    } else {
+        let below = |n: u32| ((1u32 << n) - 1) as u16;
+        below(hi) & !below(lo)
+    }
+}
+
+impl Plan {
+    /// `V = Bᵀ·d·B` of the run's patches in one input channel `plane` `[h, w]`, stored at
+    /// `v[ξ · v_stride + lane]`.
+    ///
+    /// # Safety
+    /// AVX-512F; `v` has room for 16 values at each of its 16 strides.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn input_run(&self, plane: &[f32], run: Run, v: *mut f32) {
+        // Two overlapping pairs of loads: columns `c0 ..` (even and odd lanes: a patch's
+        // columns 0 and 1) and `c0 + 2 ..` (its columns 2 and 3).
+        const STARTS: [usize; 4] = [0, 16, 2, 18];
+        let even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+        let odd = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+        let keep = lane_mask(0, run.n);
+        // Tile `j` of the run reads columns `c0 + 2j .. c0 + 2j + 4`.
+        let c0 = (2 * run.tx) as isize - self.pw as isize;
+        let masks = STARTS.map(|d| lane_mask(c0 + d as isize, self.w));
+        let mut d = [[_mm512_setzero_ps(); 4]; 4];
+        for (i, row) in d.iter_mut().enumerate() {
+            let r = (2 * run.ty + i) as isize - self.ph as isize;
+            if r < 0 || r as usize >= self.h {
+                continue;
+            }
+            let p = plane
+                .as_ptr()
+                .wrapping_add(r as usize * self.w)
+                .wrapping_offset(c0);
+            // SAFETY: masked-off lanes are not read; enabled ones are columns of row `r`.
+            let [a0, a1, b0, b1]: [__m512; 4] = core::array::from_fn(|k| unsafe {
+                _mm512_maskz_loadu_ps(masks[k], p.wrapping_add(STARTS[k]))
+            });
+            *row = [
+                _mm512_permutex2var_ps(a0, even, a1),
+                _mm512_permutex2var_ps(a0, odd, a1),
+                _mm512_permutex2var_ps(b0, even, b1),
+                _mm512_permutex2var_ps(b0, odd, b1),
+            ];
+        }
+        // Bᵀ·d: rows d0 - d2, d1 + d2, d2 - d1, d1 - d3; then the same on each row's columns.
+        let bt = |e: [__m512; 4]| {
+            [
+                _mm512_sub_ps(e[0], e[2]),
+                _mm512_add_ps(e[1], e[2]),
+                _mm512_sub_ps(e[2], e[1]),
+                _mm512_sub_ps(e[1], e[3]),
+            ]
+        };
+        // t[k][i]: row i, column k of Bᵀ·d; v[i][j]: row i, column j of Bᵀ·d·B.
+        let t: [[__m512; 4]; 4] =
+            core::array::from_fn(|k| bt([d[0][k], d[1][k], d[2][k], d[3][k]]));
+        let v_rows: [[__m512; 4]; 4] =
+            core::array::from_fn(|i| bt([t[0][i], t[1][i], t[2][i], t[3][i]]));
+        let stride = self.v_stride();
+        for (i, vi) in v_rows.iter().enumerate() {
+            for (j, &value) in vi.iter().enumerate() {
+                // SAFETY: the caller's room; lanes past the run are masked off.
+                unsafe { _mm512_mask_storeu_ps(v.add((i * 4 + j) * stride), keep, value) };
+            }
+        }
+    }
+
+    /// `Y = Aᵀ·M·A + bias` of the run's tiles for one output channel, stored in its plane
+    /// `out` `[oh, ow]`.
+    ///
+    /// # Safety
+    /// AVX-512F; `m` holds 16 values at each of its 16 strides; the run's outputs in `out` are
+    /// writable.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn output_run(&self, m: *const f32, bias: f32, out: *mut f32, run: Run) {
+        let lo = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+        let hi = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+        let keep = lane_mask(0, run.n);
+        let x0 = 2 * run.tx;
+        // Output columns `x0 .. x0 + 2n`, cut at the plane's edge.
+        let width = (2 * run.n).min(self.ow - x0);
+        let masks = [lane_mask(0, width), lane_mask(16, width)];
+        let stride = self.m_stride();
+        // SAFETY: the caller's bounds; lanes past the run are masked off.
+        let mm: [__m512; 16] =
+            core::array::from_fn(|xi| unsafe { _mm512_maskz_loadu_ps(keep, m.add(xi * stride)) });
+        let bias = _mm512_set1_ps(bias);
+        // Aᵀ·M: rows m0 + m1 + m2 and m1 - m2 - m3 of each column; then the same on the rows.
+        let s: [[__m512; 4]; 2] = [
+            core::array::from_fn(|k| _mm512_add_ps(_mm512_add_ps(mm[k], mm[4 + k]), mm[8 + k])),
+            core::array::from_fn(|k| {
+                _mm512_sub_ps(_mm512_sub_ps(mm[4 + k], mm[8 + k]), mm[12 + k])
+            }),
+        ];
+        for (a, s) in s.iter().enumerate() {
+            let r = 2 * run.ty + a;
+            if r >= self.oh {
+                continue;
+            }
+            let y0 = _mm512_add_ps(_mm512_add_ps(s[0], s[1]), _mm512_add_ps(s[2], bias));
+            let y1 = _mm512_add_ps(_mm512_sub_ps(s[1], s[2]), _mm512_sub_ps(bias, s[3]));
+            let p = out.wrapping_add(r * self.ow + x0);
+            // SAFETY: enabled lanes are the run's outputs in row `r`.
+            unsafe {
+                _mm512_mask_storeu_ps(p, masks[0], _mm512_permutex2var_ps(y0, lo, y1));
+                _mm512_mask_storeu_ps(
+                    p.wrapping_add(16),
+                    masks[1],
+                    _mm512_permutex2var_ps(y0, hi, y1),
+                );
+            }
+        }
+    }
+
+    /// Never called: [`applies`] is false off x86-64.
+    #[cfg(not(target_arch = "x86_64"))]
+    unsafe fn input_run(&self, _: &[f32], _: Run, _: *mut f32) {
+        unreachable!("conv_winograd: AVX-512 kernel off x86-64")
+    }
+
+    /// Never called: [`applies`] is false off x86-64.
+    #[cfg(not(target_arch = "x86_64"))]
+    unsafe fn output_run(&self, _: *const f32, _: f32, _: *mut f32, _: Run) {
+        unreachable!("conv_winograd: AVX-512 kernel off x86-64")
+    }
+}
+
+/// `dst[r][0..48] = Σ_k panel[k][r] · src[k·stride + 0..48]` for the 8 rows `r` (row stride
+/// `dst_stride`).
+///
+/// # Safety
+/// AVX-512F; `panel` holds `k · 8` values, `src` `k` rows of 48 at `stride`, `dst` 8 rows of 48
+/// at `dst_stride`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn product_tile(
+    panel: *const f32,
+    src: *const f32,
+    stride: usize,
+    k: usize,
+    dst: *mut f32,
+    dst_stride: usize,
+) {
+    let mut acc = [[_mm512_setzero_ps(); 3]; MR];
+    for kk in 0..k {
+        // SAFETY: the caller's bounds.
+        unsafe {
+            let p = src.add(kk * stride);
+            let b = [
+                _mm512_loadu_ps(p),
+                _mm512_loadu_ps(p.add(16)),
+                _mm512_loadu_ps(p.add(32)),
+            ];
+            let a = panel.add(kk * MR);
+            for (r, row) in acc.iter_mut().enumerate() {
+                let ar = _mm512_set1_ps(*a.add(r));
+                for v in 0..3 {
+                    row[v] = _mm512_fmadd_ps(ar, b[v], row[v]);
+                }
+            }
+        }
+    }
+    for (r, row) in acc.iter().enumerate() {
+        for (v, &value) in row.iter().enumerate() {
+            // SAFETY: the caller's bounds.
+            unsafe { _mm512_storeu_ps(dst.add(r * dst_stride + 16 * v), value) };
+        }
+    }
+}
+
+/// Never called: [`applies`] is false off x86-64.
+#[cfg(not(target_arch = "x86_64"))]
+unsafe fn product_tile(_: *const f32, _: *const f32, _: usize, _: usize, _: *mut f32, _: usize) {
+    unreachable!("conv_winograd: AVX-512 kernel off x86-64")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::conv_reference::naive_conv;
+    use crate::kernels::test_util::{assert_close, back, data, to};
+
+    /// `(x, w, padding)` in lifted 3-d form.
+    type Problem = ([usize; 5], [usize; 5], [usize; 3]);
+
+    #[test]
+    fn winograd_matches_the_definition() {
+        if !avx512() {
+            eprintln!("conv_winograd: this CPU has no AVX-512; the kernel is not exercised");
+            return;
+        }
+        let problems: &[Problem] = &[
+            // W5's shape, smaller.
+            ([2, 16, 1, 14, 14], [16, 16, 1, 3, 3], [0, 1, 1]),
+            // Odd output extents (a half tile at the bottom and right), no padding, channel
+            // counts off the register tile (17 in, 20 out).
+            ([1, 17, 1, 13, 15], [20, 17, 1, 3, 3], [0, 0, 0]),
+            // Wide rows (runs of 16, 16 and 3 tiles), padding 2 (patches wholly in the padding).
+            ([1, 16, 1, 9, 70], [16, 16, 1, 3, 3], [0, 2, 2]),
+            // Several blocks per image, blocks starting inside a tile row, unequal paddings.
+            ([3, 16, 1, 40, 41], [24, 16, 1, 3, 3], [0, 1, 0]),
+            // The smallest output it takes (2×2) and a tall narrow image.
+            ([2, 32, 1, 2, 2], [16, 32, 1, 3, 3], [0, 1, 1]),
+            ([1, 16, 1, 37, 3], [16, 16, 1, 3, 3], [0, 1, 1]),
+        ];
+        for (i, &(xs, ws, padding)) in problems.iter().enumerate() {
+            let g = Geom {
+                stride: [1, 1, 1],
+                padding,
+                dilation: [1, 1, 1],
+                groups: 1,
+            };
+            let x = data(xs.iter().product(), 1.0 + i as f64);
+            let w = data(ws.iter().product(), 2.0 + i as f64);
+            let bias = data(ws[0], 3.0);
+            for bias in [None, Some(bias.as_slice())] {
+                let (expected, shape) = naive_conv(&x, xs, &w, ws, bias, &g);
+                let os = [shape[2], shape[3], shape[4]];
+                assert!(applies(ws, &g, [xs[2], xs[3], xs[4]], os), "problem {i}");
+                let mut out = vec![f32::NAN; expected.len()];
+                let b32 = bias.map(to::<f32>);
+                conv_f32(
+                    &to::<f32>(&x),
+                    xs,
+                    &to::<f32>(&w),
+                    ws,
+                    b32.as_deref(),
+                    &g,
+                    os,
+                    &mut out,
+                );
+                let what = format!("problem {i}, bias: {}", bias.is_some());
+                assert_close(&back(&out), &expected, 1e-5, &what);
+            }
+        }
+    }
+
+    #[test]
+    fn applies_to_w5_not_to_other_kernels_strides_or_few_channels() {
+        let g = |stride, padding, dilation, groups| Geom {
+            stride,
+            padding,
+            dilation,
+            groups,
+        };
+        let plain = g([1, 1, 1], [0, 1, 1], [1, 1, 1], 1);
+        let (xs, os) = ([1, 56, 56], [1, 56, 56]);
+        assert_eq!(applies([64, 64, 1, 3, 3], &plain, xs, os), avx512());
+        // Strided, dilated, grouped, 5×5, 3-d, or too few channels: not Winograd.
+        let strided = g([1, 2, 2], [0, 1, 1], [1, 1, 1], 1);
+        assert!(!applies([64, 64, 1, 3, 3], &strided, xs, [1, 28, 28]));
+        let dilated = g([1, 1, 1], [0, 2, 2], [1, 2, 2], 1);
+        assert!(!applies([64, 64, 1, 3, 3], &dilated, xs, os));
+        let grouped = g([1, 1, 1], [0, 1, 1], [1, 1, 1], 2);
+        assert!(!applies([64, 32, 1, 3, 3], &grouped, xs, os));
+        assert!(!applies([64, 64, 1, 5, 5], &plain, xs, [1, 54, 54]));
+        assert!(!applies(
+            [64, 64, 3, 3, 3],
+            &plain,
+            [3, 56, 56],
+            [1, 56, 56]
+        ));
+        assert!(!applies([64, 8, 1, 3, 3], &plain, xs, os));
+        assert!(!applies([8, 64, 1, 3, 3], &plain, xs, os));
+    }
+
+    #[test]
+    fn runs_inside_rayon_tasks() {
+        if !avx512() {
+            return;
+        }
+        // Each task's convolution may run on a thread waiting inside another one: the block
+        // buffers must not stay borrowed.
+        let (xs, ws) = ([1, 16, 1, 30, 30], [16, 16, 1, 3, 3]);
+        let g = Geom {
+            stride: [1, 1, 1],
+            padding: [0, 1, 1],
+            dilation: [1, 1, 1],
+            groups: 1,
+        };
+        let x = data(xs.iter().product(), 1.0);
+        let w = data(ws.iter().product(), 2.0);
+        let (expected, _) = naive_conv(&x, xs, &w, ws, None, &g);
+        let (x32, w32) = (to::<f32>(&x), to::<f32>(&w));
+        (0..8).into_par_iter().for_each(|_| {
+            let mut out = vec![f32::NAN; expected.len()];
+            conv_f32(&x32, xs, &w32, ws, None, &g, [1, 30, 30], &mut out);
+            assert_close(&back(&out), &expected, 1e-5, "nested");
+        });
+    }
+}
