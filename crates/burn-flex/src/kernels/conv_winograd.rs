@@ -270,7 +270,8 @@ impl Plan {
         for ci in 0..c {
             for run in self.runs(range.clone()) {
                 let plane = &x[(run.b * c + ci) * plane_in..][..plane_in];
-                // SAFETY: `run.at + 16 <= tb`, so every masked store lands in `v`.
+                // SAFETY: the run's `n` lanes end by `range.len() <= tb`, and the stores are masked
+                // to them (even 16 lanes from `at < tb` stay below the next ξ's skew).
                 unsafe { self.input_run(plane, run, v.as_mut_ptr().add(ci * tb + run.at)) };
             }
         }
@@ -512,6 +513,10 @@ mod tests {
             // The smallest output it takes (2×2) and a tall narrow image.
             ([2, 32, 1, 2, 2], [16, 32, 1, 3, 3], [0, 1, 1]),
             ([1, 16, 1, 37, 3], [16, 16, 1, 3, 3], [0, 1, 1]),
+            // Padding 3: whole patches, and whole output rows, in the padding (bias only).
+            ([1, 16, 1, 5, 6], [19, 16, 1, 3, 3], [0, 3, 3]),
+            // 64 channels each way: the smallest blocks (48 tiles), two per image.
+            ([1, 64, 1, 12, 20], [64, 64, 1, 3, 3], [0, 1, 1]),
         ];
         for (i, &(xs, ws, padding)) in problems.iter().enumerate() {
             let g = Geom {
