@@ -23,6 +23,7 @@ impl Shape {
     }
 
     /// The number of elements: the product of the sizes (1 for rank 0).
+    #[inline]
     pub fn num_elements(&self) -> usize {
         self.dims.iter().product()
     }

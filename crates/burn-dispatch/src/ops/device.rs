@@ -121,12 +121,15 @@ impl burn_backend::quantization::QTensorPrimitive for DispatchTensor {
 }
 
 impl TensorMetadata for DispatchTensor {
+    #[inline]
     fn dtype(&self) -> DType {
         dispatch!(self, E, B => E::unwrap_ref(self).dtype())
     }
+    #[inline]
     fn shape(&self) -> Shape {
         dispatch!(self, E, B => E::unwrap_ref(self).shape())
     }
+    #[inline]
     fn rank(&self) -> usize {
         dispatch!(self, E, B => E::unwrap_ref(self).rank())
     }

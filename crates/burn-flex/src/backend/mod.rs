@@ -117,14 +117,17 @@ impl QTensorOps<Flex> for Flex {
 impl TransactionOps<Flex> for Flex {}
 
 impl TensorMetadata for FlexTensor {
+    #[inline]
     fn dtype(&self) -> DType {
         FlexTensor::dtype(self)
     }
 
+    #[inline]
     fn shape(&self) -> Shape {
         FlexTensor::shape(self).clone()
     }
 
+    #[inline]
     fn rank(&self) -> usize {
         FlexTensor::rank(self)
     }

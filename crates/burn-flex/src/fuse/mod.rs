@@ -50,11 +50,13 @@ impl std::fmt::Debug for Deferred {
 
 impl Deferred {
     /// The output dtype.
+    #[inline]
     pub fn dtype(&self) -> DType {
         self.dtype
     }
 
     /// The output shape.
+    #[inline]
     pub fn shape(&self) -> &Shape {
         &self.shape
     }

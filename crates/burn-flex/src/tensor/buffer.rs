@@ -133,6 +133,7 @@ storable!(
 
 impl Buffer {
     /// The dtype of the stored values (booleans are stored natively).
+    #[inline]
     pub fn dtype(&self) -> DType {
         match self {
             Buffer::F64(_) => DType::F64,

@@ -52,6 +52,7 @@ impl Layout {
     }
 
     /// The shape.
+    #[inline]
     pub fn shape(&self) -> &Shape {
         &self.shape
     }
@@ -67,11 +68,13 @@ impl Layout {
     }
 
     /// The rank.
+    #[inline]
     pub fn rank(&self) -> usize {
         self.shape.num_dims()
     }
 
     /// The number of elements.
+    #[inline]
     pub fn num_elements(&self) -> usize {
         self.shape.num_elements()
     }

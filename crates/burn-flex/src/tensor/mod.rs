@@ -114,6 +114,7 @@ impl FlexTensor {
     }
 
     /// The dtype of the elements.
+    #[inline]
     pub fn dtype(&self) -> DType {
         match &self.deferred {
             Some(deferred) => deferred.dtype(),
@@ -122,16 +123,19 @@ impl FlexTensor {
     }
 
     /// The shape.
+    #[inline]
     pub fn shape(&self) -> &Shape {
         self.layout.shape()
     }
 
     /// The rank.
+    #[inline]
     pub fn rank(&self) -> usize {
         self.layout.rank()
     }
 
     /// The number of elements.
+    #[inline]
     pub fn num_elements(&self) -> usize {
         self.layout.num_elements()
     }
