@@ -63,12 +63,19 @@ fn cases() -> Vec<Case> {
                 }
                 let loss = (log_softmax(h, 1) * targets.clone()).sum().neg() / BATCH as f64;
                 let grads = loss.backward();
-                for (w, b) in params.iter_mut() {
-                    let gw = w.grad(&grads).expect("the weight is used");
-                    let gb = b.grad(&grads).expect("the bias is used");
-                    *w = Tensor::from_inner(w.clone().inner() - gw * LR).require_grad();
-                    *b = Tensor::from_inner(b.clone().inner() - gb * LR).require_grad();
-                }
+                // The parameters are consumed by their update, as `burn::optim`'s optimizers do,
+                // so a backend may update a buffer nothing else holds in place.
+                params = std::mem::take(&mut params)
+                    .into_iter()
+                    .map(|(w, b)| {
+                        let gw = w.grad(&grads).expect("the weight is used");
+                        let gb = b.grad(&grads).expect("the bias is used");
+                        (
+                            Tensor::from_inner(w.inner() - gw * LR).require_grad(),
+                            Tensor::from_inner(b.inner() - gb * LR).require_grad(),
+                        )
+                    })
+                    .collect();
                 sync(&device)?;
                 Ok(Box::new(loss) as Box<dyn Any>)
             }))
