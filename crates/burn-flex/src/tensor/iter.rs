@@ -3,6 +3,8 @@
 //! (no per-element index division).
 
 use super::layout::Layout;
+use super::{Storable, pool};
+use crate::kernels::transpose::transpose;
 
 /// One merged dimension: its size and the stride of each operand.
 #[derive(Clone, Copy)]
@@ -120,6 +122,56 @@ pub fn collect_layout<T: Copy>(data: &[T], layout: &Layout) -> Vec<T> {
     map_layout(data, layout, |v| v)
 }
 
+/// Elements from which a transposed view is copied by the blocked transpose kernel.
+const TRANSPOSED_MIN: usize = 1 << 12;
+
+/// The elements of `layout` in row-major order when it is a transposed matrix, or a batch of
+/// them: the last two dims with strides `(1, ld)`, `ld` at least the rows, as `swap_dims` of the
+/// last two dims of a contiguous tensor gives. Copied by [`crate::kernels::transpose`] (square
+/// tiles, in parallel for large matrices): walked row by row, such a view reads down the
+/// source's columns, one cache line per element. `None` for other layouts and small matrices.
+pub fn collect_transposed<E: Storable>(data: &[E], layout: &Layout) -> Option<Vec<E>> {
+    let dims = &layout.shape().dims;
+    let strides = layout.strides();
+    let rank = dims.len();
+    if rank < 2 {
+        return None;
+    }
+    let (rows, cols) = (dims[rank - 2], dims[rank - 1]);
+    let (row_stride, ld) = (strides[rank - 2], strides[rank - 1]);
+    let (batch_dims, batch_strides) = (&dims[..rank - 2], &strides[..rank - 2]);
+    if row_stride != 1
+        || ld < rows as isize
+        || rows < 2
+        || cols < 2
+        || rows * cols < TRANSPOSED_MIN
+        || batch_strides.iter().any(|&s| s < 0)
+    {
+        return None;
+    }
+    let mut out = pool::for_overwrite::<E>(layout.num_elements());
+    let mut index = vec![0; batch_dims.len()];
+    for matrix in out.chunks_exact_mut(rows * cols) {
+        let start = layout.offset()
+            + index
+                .iter()
+                .zip(batch_strides)
+                .map(|(&i, &s)| i * s as usize)
+                .sum::<usize>();
+        // The view's rows are the source's columns: the source is `cols × rows` at stride `ld`.
+        transpose(&data[start..], cols, rows, ld as usize, matrix);
+        // The next batch index, last dim fastest.
+        for (i, &size) in index.iter_mut().zip(batch_dims).rev() {
+            *i += 1;
+            if *i < size {
+                break;
+            }
+            *i = 0;
+        }
+    }
+    Some(out)
+}
+
 /// Writes `f(dst_value, src_value)` into every element of the `dst_layout` view of `dst`, walking
 /// the `src_layout` view of `src` (same shape) alongside.
 pub fn zip_assign<T: Copy, U: Copy>(
@@ -196,6 +248,37 @@ mod tests {
         assert_eq!(collect_layout(&data, &e), vec![0, 1, 2, 0, 1, 2]);
         let scalar = Layout::contiguous([1, 1]);
         assert_eq!(collect_layout(&data, &scalar), vec![0]);
+    }
+
+    #[test]
+    fn transposed_views_are_copied_by_the_blocked_transpose() {
+        let data: Vec<f32> = (0..3 * 100 * 90).map(|i| i as f32 * 0.25 - 7.0).collect();
+        let wide: Vec<i64> = (0..3 * 100 * 90).collect();
+        let base = Layout::contiguous([3, 100, 90]);
+        let views = [
+            // A batch of transposed matrices, and one matrix of it (offset 9000).
+            base.transpose(),
+            base.slice(&[Slice::new(1, Some(2), 1)]).transpose(),
+            // Columns sliced off first (the leading dimension exceeds the rows).
+            base.slice(&[Slice::full(), Slice::full(), Slice::new(5, Some(75), 1)])
+                .transpose(),
+            // [100, 3, 90] as [3, 90, 100]: matrices 90 apart, each at stride (1, 270).
+            Layout::contiguous([100, 3, 90]).permute(&[1, 2, 0]),
+        ];
+        for (i, view) in views.iter().enumerate() {
+            let fast = collect_transposed(&data, view);
+            let fast = fast.unwrap_or_else(|| panic!("view {i} is a transposed batch"));
+            assert_eq!(fast, collect_layout(&data, view), "view {i}, f32");
+            let fast = collect_transposed(&wide, view).expect("the same layout");
+            assert_eq!(fast, collect_layout(&wide, view), "view {i}, i64");
+        }
+        // Not taken: contiguous, too small, a flipped batch, a column stride below the rows.
+        assert!(collect_transposed(&data, &base).is_none());
+        let small = Layout::contiguous([30, 40]).transpose();
+        assert!(collect_transposed(&data, &small).is_none());
+        assert!(collect_transposed(&data, &base.flip(&[0]).transpose()).is_none());
+        let overlapping = Layout::new([100, 90], vec![1, 50], 0);
+        assert!(collect_transposed(&data, &overlapping).is_none());
     }
 
     #[test]

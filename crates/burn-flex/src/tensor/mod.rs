@@ -207,9 +207,11 @@ impl FlexTensor {
         }
     }
 
-    /// The elements in row-major order.
+    /// The elements in row-major order (a transposed matrix view through the blocked transpose).
     pub fn to_vec<E: Storable>(&self) -> Vec<E> {
-        iter::collect_layout(self.storage::<E>(), &self.layout)
+        let data = self.storage::<E>();
+        iter::collect_transposed(data, &self.layout)
+            .unwrap_or_else(|| iter::collect_layout(data, &self.layout))
     }
 
     /// The elements in row-major order, reusing the buffer when it is owned and contiguous.
