@@ -496,8 +496,7 @@ unsafe fn tile_kernel<const ROWS: usize>(_: TileArgs<'_>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernels::conv_reference::naive_conv;
-    use crate::kernels::test_util::{assert_close, back, data, to};
+    use crate::kernels::conv_reference::{check_f32_kernel, check_f32_kernel_nested};
 
     /// `(x, w, padding, dilation, groups)` in lifted 3-d form.
     type Problem = ([usize; 5], [usize; 5], [usize; 3], [usize; 3], usize);
@@ -558,27 +557,7 @@ mod tests {
                 dilation,
                 groups,
             };
-            let x = data(xs.iter().product(), 1.0 + i as f64);
-            let w = data(ws.iter().product(), 2.0 + i as f64);
-            let bias = data(ws[0], 3.0);
-            for bias in [None, Some(bias.as_slice())] {
-                let (expected, shape) = naive_conv(&x, xs, &w, ws, bias, &g);
-                let os = [shape[2], shape[3], shape[4]];
-                let mut out = vec![f32::NAN; expected.len()];
-                let b32 = bias.map(to::<f32>);
-                conv_f32(
-                    &to::<f32>(&x),
-                    xs,
-                    &to::<f32>(&w),
-                    ws,
-                    b32.as_deref(),
-                    &g,
-                    os,
-                    &mut out,
-                );
-                let what = format!("problem {i}, bias: {}", bias.is_some());
-                assert_close(&back(&out), &expected, 1e-5, &what);
-            }
+            check_f32_kernel(conv_f32, xs, ws, &g, i as f64, &format!("problem {i}"));
         }
     }
 
@@ -647,23 +626,13 @@ mod tests {
         if !avx512() {
             return;
         }
-        // Batch 1 splits tiles between threads; each task's own convolution may run on a thread
-        // that is waiting inside another one (the padded buffer must not stay borrowed).
-        let (xs, ws) = ([1, 8, 1, 40, 40], [8, 8, 1, 3, 3]);
+        // Batch 1 splits tiles between threads.
         let g = Geom {
             stride: [1, 1, 1],
             padding: [0, 1, 1],
             dilation: [1, 1, 1],
             groups: 1,
         };
-        let x = data(xs.iter().product(), 1.0);
-        let w = data(ws.iter().product(), 2.0);
-        let (expected, _) = naive_conv(&x, xs, &w, ws, None, &g);
-        let (x32, w32) = (to::<f32>(&x), to::<f32>(&w));
-        (0..8).into_par_iter().for_each(|_| {
-            let mut out = vec![f32::NAN; expected.len()];
-            conv_f32(&x32, xs, &w32, ws, None, &g, [1, 40, 40], &mut out);
-            assert_close(&back(&out), &expected, 1e-5, "nested");
-        });
+        check_f32_kernel_nested(conv_f32, [1, 8, 1, 40, 40], [8, 8, 1, 3, 3], &g);
     }
 }

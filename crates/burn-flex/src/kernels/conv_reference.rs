@@ -247,3 +247,59 @@ pub fn check_forward(cases: &[Case], transposed: bool) {
         }
     }
 }
+
+/// The signature the f32 convolution kernels share (`conv_direct::conv_f32`,
+/// `conv_winograd::conv_f32`): input, its shape, weight, its shape, bias, geometry, output
+/// extents, output.
+pub(crate) type ConvF32 =
+    fn(&[f32], [usize; 5], &[f32], [usize; 5], Option<&[f32]>, &Geom, [usize; 3], &mut [f32]);
+
+/// Checks the kernel `conv` against [`naive_conv`] on data seeded by `seed`, with and without a
+/// bias, into an output first filled with NaN (so every value must be written).
+pub(crate) fn check_f32_kernel(
+    conv: ConvF32,
+    xs: [usize; 5],
+    ws: [usize; 5],
+    g: &Geom,
+    seed: f64,
+    what: &str,
+) {
+    let x = data(xs.iter().product(), 1.0 + seed);
+    let w = data(ws.iter().product(), 2.0 + seed);
+    let bias = data(ws[0], 3.0);
+    for bias in [None, Some(bias.as_slice())] {
+        let (expected, shape) = naive_conv(&x, xs, &w, ws, bias, g);
+        let os = [shape[2], shape[3], shape[4]];
+        let mut out = vec![f32::NAN; expected.len()];
+        let b32 = bias.map(to::<f32>);
+        conv(
+            &to::<f32>(&x),
+            xs,
+            &to::<f32>(&w),
+            ws,
+            b32.as_deref(),
+            g,
+            os,
+            &mut out,
+        );
+        let what = format!("{what}, bias: {}", bias.is_some());
+        assert_close(&back(&out), &expected, 1e-5, &what);
+    }
+}
+
+/// Runs the kernel `conv` from 8 rayon tasks at once and checks each result: a task's
+/// convolution may run on a thread waiting inside another one, so per-thread buffers must not
+/// stay borrowed across the kernel's own parallel sections.
+pub(crate) fn check_f32_kernel_nested(conv: ConvF32, xs: [usize; 5], ws: [usize; 5], g: &Geom) {
+    use rayon::prelude::*;
+    let x = data(xs.iter().product(), 1.0);
+    let w = data(ws.iter().product(), 2.0);
+    let (expected, shape) = naive_conv(&x, xs, &w, ws, None, g);
+    let os = [shape[2], shape[3], shape[4]];
+    let (x32, w32) = (to::<f32>(&x), to::<f32>(&w));
+    (0..8).into_par_iter().for_each(|_| {
+        let mut out = vec![f32::NAN; expected.len()];
+        conv(&x32, xs, &w32, ws, None, g, os, &mut out);
+        assert_close(&back(&out), &expected, 1e-5, "nested");
+    });
+}

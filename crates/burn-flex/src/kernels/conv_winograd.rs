@@ -488,8 +488,7 @@ unsafe fn product_tile(_: *const f32, _: *const f32, _: usize, _: usize, _: *mut
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernels::conv_reference::naive_conv;
-    use crate::kernels::test_util::{assert_close, back, data, to};
+    use crate::kernels::conv_reference::{check_f32_kernel, check_f32_kernel_nested};
 
     /// `(x, w, padding)` in lifted 3-d form.
     type Problem = ([usize; 5], [usize; 5], [usize; 3]);
@@ -525,28 +524,9 @@ mod tests {
                 dilation: [1, 1, 1],
                 groups: 1,
             };
-            let x = data(xs.iter().product(), 1.0 + i as f64);
-            let w = data(ws.iter().product(), 2.0 + i as f64);
-            let bias = data(ws[0], 3.0);
-            for bias in [None, Some(bias.as_slice())] {
-                let (expected, shape) = naive_conv(&x, xs, &w, ws, bias, &g);
-                let os = [shape[2], shape[3], shape[4]];
-                assert!(applies(ws, &g, [xs[2], xs[3], xs[4]], os), "problem {i}");
-                let mut out = vec![f32::NAN; expected.len()];
-                let b32 = bias.map(to::<f32>);
-                conv_f32(
-                    &to::<f32>(&x),
-                    xs,
-                    &to::<f32>(&w),
-                    ws,
-                    b32.as_deref(),
-                    &g,
-                    os,
-                    &mut out,
-                );
-                let what = format!("problem {i}, bias: {}", bias.is_some());
-                assert_close(&back(&out), &expected, 1e-5, &what);
-            }
+            let os = [1, xs[3] + 2 * padding[1] - 2, xs[4] + 2 * padding[2] - 2];
+            assert!(applies(ws, &g, [xs[2], xs[3], xs[4]], os), "problem {i}");
+            check_f32_kernel(conv_f32, xs, ws, &g, i as f64, &format!("problem {i}"));
         }
     }
 
@@ -584,23 +564,12 @@ mod tests {
         if !avx512() {
             return;
         }
-        // Each task's convolution may run on a thread waiting inside another one: the block
-        // buffers must not stay borrowed.
-        let (xs, ws) = ([1, 16, 1, 30, 30], [16, 16, 1, 3, 3]);
         let g = Geom {
             stride: [1, 1, 1],
             padding: [0, 1, 1],
             dilation: [1, 1, 1],
             groups: 1,
         };
-        let x = data(xs.iter().product(), 1.0);
-        let w = data(ws.iter().product(), 2.0);
-        let (expected, _) = naive_conv(&x, xs, &w, ws, None, &g);
-        let (x32, w32) = (to::<f32>(&x), to::<f32>(&w));
-        (0..8).into_par_iter().for_each(|_| {
-            let mut out = vec![f32::NAN; expected.len()];
-            conv_f32(&x32, xs, &w32, ws, None, &g, [1, 30, 30], &mut out);
-            assert_close(&back(&out), &expected, 1e-5, "nested");
-        });
+        check_f32_kernel_nested(conv_f32, [1, 16, 1, 30, 30], [16, 16, 1, 3, 3], &g);
     }
 }
