@@ -1,28 +1,65 @@
 """The benchmark workloads (W1–W7 of `cargo xtask bench`) in NumPy, PyTorch and JAX on the CPU.
 
-Same protocol as the Rust benchmark: inputs made and synchronised outside the clock, one
-warm-up run, then the median, min and max of RUNS timed runs, each ending when the result is
-ready (JAX: `block_until_ready`). Figures: GFLOP/s (W1, W5), GB/s (W2, W3), ms (W4, W6),
-µs per op (W7). Writes JSON: {framework: {workload/size: {median_s, min_s, max_s, figure, unit}}}.
+Same protocol as the Rust benchmark (`crates/burn-bench/src/measure.rs`, ported in `measure`
+below): inputs made outside the clock, a warm-up, then timed runs, each ending when the result
+is ready (JAX: `block_until_ready`); the median, min and max. Figures: GFLOP/s (W1, W5), GB/s
+(W2, W3), ms (W4, W6), µs per op (W7).
+
+Two modes:
+- `--out PATH` (the default): every case once, written as JSON
+  `{framework: {"<id> <size>": {median_s, min_s, max_s, figure, unit}}}`.
+- `--serve`: a server the benchmark drives (`burn-bench --live-peers`), so that each peer's
+  rounds run right beside Flex's rounds of the same case. It answers JSON lines on stdout:
+  first `{"ready": {framework: [case, ...]}, "skipped": {framework: reason}}`, then for each
+  request line `{"framework", "case", "runs", "rounds", "max_seconds"}` read on stdin, one round
+  of that case: `{"times_s": [...], "warmup_runs": n, "capped": bool}` or `{"error": "..."}`.
+  Everything else the frameworks print goes to stderr.
 """
 
 import argparse
 import json
+import os
 import platform
 import statistics
+import sys
 import time
 
-RUNS = 10
+# The constants of `measure.rs`: fewest timed runs; fast cases keep sampling up to MAX_RUNS
+# runs until FILL_SECONDS; the warm-up lasts WARMUP_SECONDS (or a quarter of the time cap)
+# or WARMUP_MAX_RUNS runs, at least one.
+MIN_RUNS = 3
+MAX_RUNS = 100
+FILL_SECONDS = 1.0
+WARMUP_SECONDS = 0.5
+WARMUP_MAX_RUNS = 20
 
 
-def timed(run, runs=RUNS):
-    run()
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
+def measure(run, runs=10, rounds=1, max_seconds=20.0):
+    """One round of `run`, as `measure.rs` times it: its warm-up and its share of the method's
+    runs (`runs`, `max_seconds` and the fill budget shared between `rounds` rounds)."""
+    rounds = max(rounds, 1)
+    share = lambda total: max(-(-total // rounds), 1)
+    max_seconds /= rounds
+    fill_seconds, max_runs = FILL_SECONDS / rounds, share(MAX_RUNS)
+    start = time.perf_counter()
+    warmup_seconds = min(WARMUP_SECONDS, max_seconds / 4)
+    warmup_runs = 0
+    while warmup_runs == 0 or (
+        warmup_runs < WARMUP_MAX_RUNS and time.perf_counter() - start < warmup_seconds
+    ):
         run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), min(times), max(times)
+        warmup_runs += 1
+    wanted, min_runs = share(max(runs, MIN_RUNS)), share(MIN_RUNS)
+    times = []
+    while True:
+        t0 = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - t0)
+        n = len(times)
+        enough = n >= wanted and (sum(times) >= fill_seconds or n >= max_runs)
+        over_cap = n >= min_runs and time.perf_counter() - start >= max_seconds
+        if enough or over_cap:
+            return {"times_s": times, "warmup_runs": warmup_runs, "capped": n < wanted}
 
 
 def figure(kind, median, flops=0.0, nbytes=0.0, ops=1):
@@ -226,40 +263,113 @@ def jax_runs():
 FRAMEWORKS = {"numpy": numpy_runs, "torch": torch_runs, "jax": jax_runs}
 
 
+def setup(names, log):
+    """{framework: {case key: run}} for the frameworks of `names` that import and set up, and
+    {framework: reason} for those that do not (a broken install must not hide the others)."""
+    ready, skipped = {}, {}
+    for name in names:
+        if name not in FRAMEWORKS:
+            skipped[name] = f"unknown framework (known: {', '.join(FRAMEWORKS)})"
+            continue
+        try:
+            runs = FRAMEWORKS[name]()
+        except ImportError as err:
+            skipped[name] = f"not installed ({err})"
+        except Exception as err:
+            skipped[name] = f"setup failed ({err!r})"
+        else:
+            ready[name] = {f"{wid} {size}": run for (wid, size), run in runs.items()}
+            continue
+        log(f"{name}: {skipped[name]}; skipped")
+    return ready, skipped
+
+
+def version(name):
+    """The installed version of the framework `name` (its package's name)."""
+    from importlib.metadata import PackageNotFoundError, version as package_version
+
+    try:
+        return package_version(name)
+    except PackageNotFoundError:
+        return "?"
+
+
+def batch(names, out):
+    """Every case of every framework once (one round), written to `out` as JSON."""
+    ready, _ = setup(names, print)
+    results = {"machine": platform.processor() or platform.machine(), "frameworks": {}}
+    for name, runs in ready.items():
+        table = {}
+        for wid, size, unit, flops, nbytes, ops in CASES:
+            run = runs.get(f"{wid} {size}")
+            if run is None:
+                continue
+            try:
+                times = measure(run)["times_s"]
+            except Exception as err:
+                print(f"{name} {wid} {size}: failed ({err!r}); skipped")
+                continue
+            median = statistics.median(times)
+            value = figure(unit, median, flops, nbytes, ops)
+            table[f"{wid} {size}"] = {
+                "median_s": median, "min_s": min(times), "max_s": max(times),
+                "figure": value, "unit": unit,
+            }
+            print(f"{name:6} {wid} {size:16} {median * 1e3:10.3f} ms  {value:10.2f} {unit}")
+        results["frameworks"][name] = table
+        results.setdefault("versions", {})[name] = version(name)
+    with open(out, "w") as f:
+        json.dump(results, f, indent=2)
+    print(f"wrote {out}")
+
+
+def serve(names):
+    """The request loop of `--serve` (see the module's doc)."""
+    # The protocol owns the real stdout; whatever the frameworks print (Python or C) goes to
+    # stderr.
+    protocol = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+
+    def reply(message):
+        protocol.write(json.dumps(message) + "\n")
+        protocol.flush()
+
+    log = lambda text: print(f"peers: {text}", file=sys.stderr)
+    ready, skipped = setup(names, log)
+    reply({
+        "ready": {name: list(runs) for name, runs in ready.items()},
+        "versions": {name: version(name) for name in ready},
+        "skipped": skipped,
+    })
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+            run = ready[request["framework"]][request["case"]]
+        except (ValueError, KeyError) as err:
+            reply({"error": f"bad request {line.strip()!r}: {err!r}"})
+            continue
+        try:
+            reply(measure(run, request.get("runs", 10), request.get("rounds", 1),
+                          request.get("max_seconds", 20.0)))
+        except Exception as err:
+            reply({"error": repr(err)})
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", default="target/bench/peers.json")
     parser.add_argument("--frameworks", default="numpy,torch,jax")
+    parser.add_argument("--serve", action="store_true",
+                        help="answer the benchmark's requests on stdin/stdout (see the doc)")
     args = parser.parse_args()
-    results = {"machine": platform.processor() or platform.machine(), "frameworks": {}}
-    for name in args.frameworks.split(","):
-        try:
-            runs = FRAMEWORKS[name]()
-        except ImportError as err:
-            print(f"{name}: not installed ({err}); skipped")
-            continue
-        except Exception as err:  # a broken install must not hide the other frameworks
-            print(f"{name}: setup failed ({err!r}); skipped")
-            continue
-        table = {}
-        for wid, size, unit, flops, nbytes, ops in CASES:
-            run = runs.get((wid, size))
-            if run is None:
-                continue
-            try:
-                median, low, high = timed(run)
-            except Exception as err:
-                print(f"{name} {wid} {size}: failed ({err!r}); skipped")
-                continue
-            value = figure(unit, median, flops, nbytes, ops)
-            table[f"{wid} {size}"] = {
-                "median_s": median, "min_s": low, "max_s": high, "figure": value, "unit": unit,
-            }
-            print(f"{name:6} {wid} {size:16} {median * 1e3:10.3f} ms  {value:10.2f} {unit}")
-        results["frameworks"][name] = table
-    with open(args.out, "w") as f:
-        json.dump(results, f, indent=2)
-    print(f"wrote {args.out}")
+    names = [n for n in args.frameworks.split(",") if n]
+    if args.serve:
+        serve(names)
+    else:
+        batch(names, args.out)
 
 
 if __name__ == "__main__":

@@ -8,8 +8,9 @@
 //! - `bench`: the benchmark (`crates/burn-bench`) in release mode; its options pass through
 //!   (`--backend flex|wgpu|all`, `--workload W1,W2,...`, `--out PATH`, `--help`). The feature
 //!   `wgpu` is built only when a WGPU backend is asked for (the default, `all`, asks for it).
-//!   `bench --peers` first runs `benches/peers/run.sh` (NumPy, PyTorch, JAX in a virtual
-//!   environment it makes) and prints Flex beside them as ratios.
+//!   `bench --peers` first makes the peers' virtual environment (`benches/peers/run.sh
+//!   --install-only`: NumPy, PyTorch, JAX), then measures them in the same run as Flex, each
+//!   round of a case beside Flex's (`--live-peers`), and prints Flex beside them as ratios.
 //!   `bench --compare A.json B.json` checks that two runs agree (each median within the other's
 //!   min–max).
 //!   `bench --fusion` runs the fusion report instead (`crates/burn-bench/src/bin/fusion.rs`:
@@ -271,8 +272,8 @@ fn bench(args: &[String]) -> Result<(), String> {
             "fusion",
         ]);
     }
-    // `--peers`: the NumPy / PyTorch / JAX figures first (the script makes its own virtual
-    // environment), then this project's beside them.
+    // `--peers`: the NumPy / PyTorch / JAX environment first (the script makes it), then the
+    // peers measured beside this project in one run.
     let peers = args.iter().any(|a| a == "--peers");
     let args: Vec<String> = args.iter().filter(|a| *a != "--peers").cloned().collect();
     let args = &args[..];
@@ -282,6 +283,7 @@ fn bench(args: &[String]) -> Result<(), String> {
                 env!("CARGO_MANIFEST_DIR"),
                 "/../benches/peers/run.sh"
             ))
+            .arg("--install-only")
             .status()
             .map_err(|err| format!("cannot run benches/peers/run.sh: {err}"))?;
         if !status.success() {
@@ -295,10 +297,7 @@ fn bench(args: &[String]) -> Result<(), String> {
     command.push("--");
     command.extend(args.iter().map(String::as_str));
     if peers {
-        command.extend([
-            "--peers",
-            concat!(env!("CARGO_MANIFEST_DIR"), "/../target/bench/peers.json"),
-        ]);
+        command.push("--live-peers");
     }
     cargo(&command)
 }

@@ -19,8 +19,12 @@ options:
                      the rounds: a round past its share stops once it has timed its share of 3
                      runs (at least one: 5 runs in all with 5 rounds), and the row says so
   --out PATH         where to write the JSON results (default target/bench/results.json)
-  --peers PATH       also print Flex beside NumPy, PyTorch and JAX from the peers script's JSON
-                     (`cargo xtask bench --peers` runs the script first)
+  --live-peers       also measure NumPy, PyTorch and JAX in this run, each round of a case right
+                     beside Flex's (`benches/peers/peers.py --serve` in target/peers-venv or
+                     $PEERS_VENV, which `bash benches/peers/run.sh --install-only` makes;
+                     `cargo xtask bench --peers` does both), and print Flex beside them
+  --peers PATH       print Flex beside the peers of the JSON `bash benches/peers/run.sh` wrote
+                     (measured in a run of their own)
   --no-limits        skip measuring the machine's limits (no \"% of roofline\" column)
   --compare A B      compare two results files (two runs of this command): each configuration
                      agrees when each run's median lies in the other's min–max; fails otherwise
@@ -39,6 +43,8 @@ pub struct Options {
     pub limits: bool,
     /// The peers script's JSON, to print beside Flex's rows.
     pub peers: Option<PathBuf>,
+    /// Measure the peers in this run, beside Flex (`--live-peers`).
+    pub live_peers: bool,
 }
 
 /// What the command line asks for.
@@ -61,6 +67,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
         out: None,
         limits: true,
         peers: None,
+        live_peers: false,
     };
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
@@ -113,6 +120,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
             }
             "--out" => options.out = Some(PathBuf::from(value("a path")?)),
             "--peers" => options.peers = Some(PathBuf::from(value("a path")?)),
+            "--live-peers" => options.live_peers = true,
             other => return Err(format!("unknown argument `{other}`\n\n{USAGE}")),
         }
     }
@@ -192,6 +200,8 @@ mod tests {
         let ids: Vec<&str> = options.workloads.iter().map(|w| w.id).collect();
         assert_eq!(ids, ["W2", "W1"]);
         assert_eq!(options.runs, 5);
+        assert!(!options.live_peers);
+        assert!(run(&["--live-peers"]).unwrap().live_peers);
     }
 
     #[test]

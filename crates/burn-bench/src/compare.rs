@@ -1,13 +1,17 @@
 //! `--compare A.json B.json`: whether two runs of the benchmark agree. Each configuration both
 //! files hold agrees when each run's median lies within the other run's min–max spread; the
-//! table gives both medians, their ratio and the verdict.
+//! table gives both medians, their ratio and the verdict. The peers' rows (`--live-peers`) are
+//! compared too, but only this project's rows decide the outcome.
 
+use crate::peer_server::FRAMEWORKS;
 use serde_json::Value;
 use std::path::Path;
 
 /// One configuration of a results file: its label and its timed runs' median, min and max.
 struct Timing {
     label: String,
+    /// A peer framework's row (NumPy, PyTorch, JAX), not one of this project's backends.
+    peer: bool,
     median: f64,
     min: f64,
     max: f64,
@@ -37,8 +41,10 @@ fn timings(path: &Path) -> Result<Vec<Timing>, String> {
             capped: false,
         };
         let text = |key: &str| entry[key].as_str().unwrap_or("?").to_string();
+        let backend = text("backend");
         out.push(Timing {
-            label: format!("{} {} {}", text("workload"), text("size"), text("backend")),
+            peer: FRAMEWORKS.iter().any(|(name, _)| *name == backend),
+            label: format!("{} {} {backend}", text("workload"), text("size")),
             median: sample.median(),
             min: sample.min(),
             max: sample.max(),
@@ -55,14 +61,21 @@ pub fn compare(first: &Path, second: &Path) -> Result<(), String> {
     println!("|---|---|---|---|---|---|---|");
     let mut shared = 0;
     let mut disagree = Vec::new();
+    let mut peers_disagree = Vec::new();
     for x in &a {
         let Some(y) = b.iter().find(|y| y.label == x.label) else {
             continue;
         };
-        shared += 1;
         let agree = (x.min..=x.max).contains(&y.median) && (y.min..=y.max).contains(&x.median);
-        if !agree {
-            disagree.push(x.label.clone());
+        match (x.peer, agree) {
+            (true, false) => peers_disagree.push(x.label.clone()),
+            (true, true) => {}
+            (false, agree) => {
+                shared += 1;
+                if !agree {
+                    disagree.push(x.label.clone());
+                }
+            }
         }
         let ms = |s: f64| format!("{:.4} ms", s * 1e3);
         println!(
@@ -90,8 +103,14 @@ pub fn compare(first: &Path, second: &Path) -> Result<(), String> {
             unmatched.join(", ")
         );
     }
+    if !peers_disagree.is_empty() {
+        println!(
+            "\npeers (not counted below) that disagree: {}",
+            peers_disagree.join(", ")
+        );
+    }
     if shared == 0 {
-        return Err("the two files share no configuration".into());
+        return Err("the two files share no configuration of this project's backends".into());
     }
     if disagree.is_empty() {
         println!("\nall {shared} shared configurations agree within their min–max spreads");

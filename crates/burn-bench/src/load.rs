@@ -1,7 +1,8 @@
 //! How busy the other processes kept the CPUs while something was measured: the benchmark
 //! shares its machine, and a figure taken while a compiler ran beside it is not the machine's.
 //! Read from `/proc/stat` (all CPUs) and `/proc/self/stat` (this process, WGPU's threads
-//! included); `None` where these files do not exist.
+//! included; with [`CpuMeter::read_with`], also a helper process measured on its behalf, such
+//! as the peers script); `None` where these files do not exist.
 
 use std::time::Instant;
 
@@ -15,12 +16,30 @@ pub struct CpuMeter {
     at: Instant,
     /// Busy ticks of every CPU (user, nice, system, irq, softirq, steal).
     all_busy: u64,
-    /// User and system ticks of this process.
+    /// User and system ticks of this process (and of the helper of [`CpuMeter::read_with`]).
     own: u64,
+    /// The helper whose ticks count as this process's.
+    helper: Option<u32>,
+}
+
+/// User and system ticks of the process whose `stat` file is at `path`.
+fn process_ticks(path: &str) -> Option<u64> {
+    let stat = std::fs::read_to_string(path).ok()?;
+    // Fields after the command name (which may hold spaces, inside parentheses).
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // utime and stime are fields 14 and 15 of the whole line: 11 and 12 of `rest`.
+    Some(fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?)
 }
 
 impl CpuMeter {
     pub fn read() -> Option<Self> {
+        Self::read_with(None)
+    }
+
+    /// A reading that counts the process `helper` (when given) as part of this one: the
+    /// measurement runs there.
+    pub fn read_with(helper: Option<u32>) -> Option<Self> {
         let at = Instant::now();
         let stat = std::fs::read_to_string("/proc/stat").ok()?;
         let cpu = stat.lines().find(|l| l.starts_with("cpu "))?;
@@ -32,13 +51,16 @@ impl CpuMeter {
         // user nice system idle iowait irq softirq steal (guest time is inside user).
         let field = |i: usize| ticks.get(i).copied().unwrap_or(0);
         let all_busy = field(0) + field(1) + field(2) + field(5) + field(6) + field(7);
-        let own_stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-        // Fields after the command name (which may hold spaces, inside parentheses).
-        let rest = &own_stat[own_stat.rfind(')')? + 2..];
-        let fields: Vec<&str> = rest.split_whitespace().collect();
-        // utime and stime are fields 14 and 15 of the whole line: 11 and 12 of `rest`.
-        let own = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
-        Some(CpuMeter { at, all_busy, own })
+        let mut own = process_ticks("/proc/self/stat")?;
+        if let Some(pid) = helper {
+            own += process_ticks(&format!("/proc/{pid}/stat"))?;
+        }
+        Some(CpuMeter {
+            at,
+            all_busy,
+            own,
+            helper,
+        })
     }
 
     /// Percent of all the CPUs' time since `self` that other processes (or the host, as steal)
@@ -53,7 +75,7 @@ impl CpuMeter {
     /// The ticks of all the CPUs since `self` and those other processes took, to add up over
     /// several intervals (the rounds of one configuration).
     pub fn ticks_since(self, cpus: usize) -> Option<Ticks> {
-        let now = Self::read()?;
+        let now = Self::read_with(self.helper)?;
         // USER_HZ is 100 on Linux for these counters.
         let all = now.at.duration_since(self.at).as_secs_f64() * 100.0 * cpus.max(1) as f64;
         let others = now.all_busy.saturating_sub(self.all_busy) as f64

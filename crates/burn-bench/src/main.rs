@@ -10,20 +10,22 @@
 mod backends;
 mod cli;
 mod compare;
+mod configuration;
 mod load;
 mod machine;
 mod measure;
+mod peer_server;
 mod peers;
 mod report;
 mod workloads;
 
-use backends::{BackendChoice, Opened};
 use cli::{Command, Options};
-use load::{CpuMeter, Ticks};
+use configuration::{Measured, NOISY_PCT, Target, others_note, round_order};
+use load::CpuMeter;
 use machine::{Limits, LimitsPass, Machine};
-use measure::{MIN_RUNS, Method};
-use report::{BackendEntry, MethodEntry, Report, Row};
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use measure::Method;
+use peer_server::{FRAMEWORKS, PeerServer};
+use report::{BackendEntry, MethodEntry, Report};
 use std::process::ExitCode;
 use std::rc::Rc;
 use std::sync::Mutex;
@@ -88,6 +90,27 @@ fn run(options: Options) -> Result<(), String> {
         "machine: {}, {} logical cores, {} rayon threads",
         machine.cpu, machine.logical_cores, machine.threads
     );
+    // The peers' imports and inputs take seconds of CPU: done before anything is measured.
+    let mut peer_server = if options.live_peers {
+        eprintln!("starting the peers script (NumPy, PyTorch, JAX)…");
+        let server = PeerServer::start()?;
+        for (name, why) in &server.skipped {
+            eprintln!("peer {name}: skipped: {why}");
+        }
+        Some(server)
+    } else {
+        None
+    };
+    let peer_devices: Vec<(&'static str, String)> = peer_server
+        .iter()
+        .flat_map(|server| {
+            FRAMEWORKS.iter().filter_map(|(name, words)| {
+                let version = server.versions.get(*name)?;
+                Some((*name, format!("{words} {version}, CPU")))
+            })
+        })
+        .collect();
+
     let mut passes = Vec::new();
     if options.limits {
         passes.push(measure_limits("before", cpus));
@@ -154,8 +177,18 @@ fn run(options: Options) -> Result<(), String> {
         others_pct: None,
     };
 
-    // Every configuration, measured in `rounds` interleaved rounds (see `measure.rs`).
-    let configurations: Vec<(&Workload, Rc<Case>, BackendChoice, &Opened)> = options
+    // Every configuration, measured in `rounds` interleaved rounds (see `measure.rs`); the
+    // peers of a case right beside its backends.
+    for (name, device) in &peer_devices {
+        report.backends.push(BackendEntry {
+            name,
+            device: Some(device.clone()),
+            adapter: Some("the peers script (benches/peers/peers.py --serve)".into()),
+            on_cpu: Some(true),
+            error: None,
+        });
+    }
+    let configurations: Vec<(&Workload, Rc<Case>, Target)> = options
         .workloads
         .iter()
         .flat_map(|&workload| {
@@ -164,35 +197,49 @@ fn run(options: Options) -> Result<(), String> {
                 .map(move |case| (workload, Rc::new(case)))
         })
         .flat_map(|(workload, case)| {
-            backends
+            let key = format!("{} {}", workload.id, case.info.size);
+            let backends = backends
                 .iter()
-                .map(move |(choice, opened)| (workload, case.clone(), *choice, opened))
+                .map(|(choice, opened)| Target::Backend(*choice, opened));
+            let peers = peer_devices
+                .iter()
+                .filter(|(name, _)| peer_server.as_ref().is_some_and(|p| p.has(name, &key)))
+                .map(|(name, device)| Target::Peer { name, device });
+            let case = case.clone();
+            backends
+                .chain(peers)
+                .map(move |target| (workload, case.clone(), target))
+                .collect::<Vec<_>>()
         })
+        .collect();
+    let case_of: Vec<usize> = configurations
+        .iter()
+        .map(|(_, case, _)| Rc::as_ptr(case) as usize)
         .collect();
     let mut measured: Vec<Measured> = configurations.iter().map(|_| Measured::default()).collect();
     for round in 0..method.rounds.max(1) {
         if method.rounds > 1 {
             eprintln!("round {} of {}", round + 1, method.rounds);
         }
-        for (i, (workload, case, choice, opened)) in configurations.iter().enumerate() {
+        for i in round_order(&case_of, round) {
+            let (workload, case, target) = &configurations[i];
             if measured[i].error.is_some() {
                 continue;
             }
-            measured[i].round(workload, case, *choice, opened, method, cpus);
+            measured[i].round(workload, case, *target, peer_server.as_mut(), method, cpus);
             measured[i].rounds_done = round + 1;
             report.results = configurations
                 .iter()
                 .zip(&measured)
-                .filter(|(_, m)| m.sample.is_some() || m.error.is_some())
-                .map(|((workload, case, choice, opened), m)| {
-                    m.row(workload, case, *choice, opened, method)
-                })
+                .filter(|(_, m)| m.started())
+                .map(|((workload, case, target), m)| m.row(workload, case, *target, method))
                 .collect();
             // Partial results survive a later hang or abort.
             report.compare();
             report.write(&out)?;
         }
     }
+    drop(peer_server);
 
     if options.limits {
         passes.push(measure_limits("after", cpus));
@@ -205,8 +252,15 @@ fn run(options: Options) -> Result<(), String> {
     println!();
     println!("{}", report.table());
     println!();
-    if let Some(path) = &options.peers {
-        println!("{}", peers::table(&report.results, path)?);
+    let peer_figures = match &options.peers {
+        Some(path) => Some((peers::from_file(path)?, peers::Source::File)),
+        None if options.live_peers => {
+            Some((peers::from_rows(&report.results), peers::Source::Live))
+        }
+        None => None,
+    };
+    if let Some((figures, source)) = peer_figures {
+        println!("{}", peers::table(&report.results, &figures, source));
         println!();
     }
     let m = &report.machine;
@@ -301,131 +355,6 @@ fn run(options: Options) -> Result<(), String> {
     Ok(())
 }
 
-/// What the rounds of one configuration measured so far.
-#[derive(Default)]
-struct Measured {
-    sample: Option<measure::Sample>,
-    /// The first failure (an error or a panic); the configuration's later rounds are skipped.
-    error: Option<String>,
-    /// The CPU ticks of its rounds and those other processes took.
-    ticks: Ticks,
-    /// Rounds run so far (the row says so when the command stopped before the last).
-    rounds_done: usize,
-}
-
-impl Measured {
-    /// One round: setup, measure (an error or a panic becomes the configuration's error, so
-    /// the other configurations still run).
-    fn round(
-        &mut self,
-        workload: &Workload,
-        case: &Case,
-        choice: BackendChoice,
-        opened: &Opened,
-        method: Method,
-        cpus: usize,
-    ) {
-        let device = &opened.device;
-        let label = format!("{} {} on {}", workload.id, case.info.size, choice.name());
-        eprintln!("{label}…");
-        watchdog_arm(&label);
-        let started = Instant::now();
-        let meter = CpuMeter::read();
-        let outcome = catch_unwind(AssertUnwindSafe(|| {
-            let mut runner = (case.setup)(device)?;
-            measure::measure(&mut runner, method)
-        }))
-        .unwrap_or_else(|payload| Err(format!("panicked: {}", panic_message(&*payload))));
-        let ticks = meter.and_then(|m| m.ticks_since(cpus));
-        let others_pct = ticks.and_then(Ticks::percent);
-        device.memory_cleanup();
-        watchdog_disarm();
-        if let Some(ticks) = ticks {
-            self.ticks = self.ticks.add(ticks);
-        }
-        match outcome {
-            Ok(round) => {
-                let median = round.median();
-                eprintln!(
-                    "  median {:.3} ms over {} runs{} ({:.1} {}), {:.1} s{}",
-                    median * 1e3,
-                    round.times.len(),
-                    if round.capped { ", capped" } else { "" },
-                    case.info.figure.value(&case.info, median),
-                    case.info.figure.unit(),
-                    started.elapsed().as_secs_f64(),
-                    others_note(others_pct)
-                );
-                match &mut self.sample {
-                    Some(sample) => sample.absorb(round),
-                    None => self.sample = Some(round),
-                }
-            }
-            Err(message) => {
-                eprintln!("  FAILED: {message}");
-                self.error = Some(message);
-            }
-        }
-    }
-
-    /// The report's row: every round's runs together.
-    fn row(
-        &self,
-        workload: &Workload,
-        case: &Case,
-        choice: BackendChoice,
-        opened: &Opened,
-        method: Method,
-    ) -> Row {
-        let info = &case.info;
-        let mut row = Row {
-            workload: workload.id,
-            title: workload.title,
-            size: info.size.clone(),
-            backend: choice.name(),
-            device: opened.device.to_string(),
-            on_cpu: opened.on_cpu,
-            flops: info.flops,
-            bytes: info.bytes,
-            warmup_runs: 0,
-            rounds: self.rounds_done,
-            times_s: Vec::new(),
-            capped: false,
-            median_s: None,
-            min_s: None,
-            max_s: None,
-            figure: None,
-            unit: info.figure.unit(),
-            roofline_pct: None,
-            speed_vs_flex: None,
-            others_pct: self.ticks.percent(),
-            error: self.error.clone(),
-        };
-        if let (Some(sample), None) = (&self.sample, &self.error) {
-            let median = sample.median();
-            row.warmup_runs = sample.warmup_runs;
-            // Fewer runs than asked for in all: the time cap cut the rounds short.
-            row.capped = sample.capped && sample.times.len() < method.runs.max(MIN_RUNS);
-            row.median_s = Some(median);
-            row.min_s = Some(sample.min());
-            row.max_s = Some(sample.max());
-            row.figure = Some(info.figure.value(info, median));
-            row.times_s = sample.times.clone();
-        }
-        row
-    }
-}
-
-/// Above this share of the CPUs taken by other processes, a measurement is flagged.
-const NOISY_PCT: f64 = 10.0;
-
-fn others_note(others_pct: Option<f64>) -> String {
-    match others_pct {
-        Some(pct) if pct > NOISY_PCT => format!(" (other processes took {pct:.0} % of the CPUs)"),
-        _ => String::new(),
-    }
-}
-
 /// One pass over the machine's limits, reported on stderr.
 fn measure_limits(when: &'static str, cpus: usize) -> LimitsPass {
     eprintln!("measuring the machine's limits ({when} the workloads: peak f32 FMA, triad)…");
@@ -441,14 +370,6 @@ fn measure_limits(when: &'static str, cpus: usize) -> LimitsPass {
         others_note(pass.others_pct)
     );
     pass
-}
-
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "(no message)".into())
 }
 
 /// Names rayon's threads so the panic guard below can tell them from runtime-internal ones.
@@ -474,14 +395,14 @@ static PROCESS_START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
 static DEADLINE_MS: AtomicU64 = AtomicU64::new(0);
 static RUNNING: Mutex<String> = Mutex::new(String::new());
 
-fn watchdog_arm(label: &str) {
+pub(crate) fn watchdog_arm(label: &str) {
     let start = PROCESS_START.get_or_init(Instant::now);
     *RUNNING.lock().unwrap_or_else(|e| e.into_inner()) = label.to_string();
     let deadline = start.elapsed() + hang_limit();
     DEADLINE_MS.store(deadline.as_millis().max(1) as u64, Ordering::SeqCst);
 }
 
-fn watchdog_disarm() {
+pub(crate) fn watchdog_disarm() {
     DEADLINE_MS.store(0, Ordering::SeqCst);
 }
 
