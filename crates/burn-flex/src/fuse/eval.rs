@@ -3,6 +3,7 @@
 //! the output written once, whatever the chain's length. Blocks are shared across threads.
 
 use super::program::{Binary, Instr, MAX_INSTRUCTIONS, Program, Unary};
+use super::registers::Registers;
 use crate::element::FloatElement;
 use crate::ops::map::PAR_THRESHOLD;
 use crate::simd::vectorized;
@@ -16,11 +17,37 @@ pub const BLOCK: usize = 512;
 /// add past it.
 const MAX_REGISTERS: usize = MAX_INSTRUCTIONS + 4;
 
-/// One register per instruction, for one thread.
-fn registers<E: FloatElement>(program: &Program) -> Vec<Vec<E>> {
-    (0..program.instrs.len())
-        .map(|_| vec![E::zero(); BLOCK])
-        .collect()
+/// One register per instruction, for one thread whose first block reads its inputs and writes
+/// its output from flat position `start` on, into `out`: placed away from those streams (see
+/// `registers.rs`).
+fn registers<E: FloatElement>(
+    program: &Program,
+    data: &[&[E]],
+    walk: &Walk,
+    start: usize,
+    out: &[E],
+) -> Registers<E> {
+    let row_len = walk.row_len();
+    let (row, col) = (start / row_len, start % row_len);
+    let last = walk.dims.len() - 1;
+    let count = program.instrs.len();
+    let mut streams = vec![out.as_ptr() as usize];
+    let written: Vec<bool> = program
+        .instrs
+        .iter()
+        .enumerate()
+        .map(|(k, instr)| match *instr {
+            Instr::Load(i) if walk.strides[i][last] == 1 && k + 1 < count => {
+                let at = walk
+                    .position(i, row, col)
+                    .min(data[i].len().saturating_sub(1));
+                streams.push(data[i][at..].as_ptr() as usize);
+                false
+            }
+            _ => true,
+        })
+        .collect();
+    Registers::new(&written, &streams)
 }
 
 /// The output buffer of `program`.
@@ -114,15 +141,17 @@ fn eval_typed<E: FloatElement>(program: &Program) -> Vec<E> {
             .next_multiple_of(BLOCK)
             .max(BLOCK * 8);
         out.par_chunks_mut(chunk).enumerate().for_each(|(i, o)| {
+            let mut regs = registers(program, &data, &walk, i * chunk, o);
             vectorized(
                 #[inline(always)]
-                || run(program, &data, &walk, i * chunk, o, &mut registers(program)),
+                || run(program, &data, &walk, i * chunk, o, &mut regs),
             );
         });
     } else {
+        let mut regs = registers(program, &data, &walk, 0, &out);
         vectorized(
             #[inline(always)]
-            || run(program, &data, &walk, 0, &mut out, &mut registers(program)),
+            || run(program, &data, &walk, 0, &mut out, &mut regs),
         );
     }
     out
@@ -152,7 +181,7 @@ pub fn fold_rows<E: FloatElement>(
             #[inline(always)]
             || {
                 let mut scratch = vec![E::zero(); row_len];
-                let mut regs = registers::<E>(program);
+                let mut regs = registers(program, &data, &walk, i * per_task * row_len, &scratch);
                 for (j, slot) in o.iter_mut().enumerate() {
                     let row = i * per_task + j;
                     run(
@@ -181,11 +210,11 @@ fn run<'a, E: FloatElement>(
     walk: &Walk,
     start: usize,
     out: &mut [E],
-    regs: &mut [Vec<E>],
+    regs: &mut Registers<E>,
 ) {
     let count = program.instrs.len();
     assert!(
-        count <= regs.len() && count <= MAX_REGISTERS,
+        count <= MAX_REGISTERS,
         "fused program of {count} instructions"
     );
     let mut direct: [Option<&'a [E]>; MAX_REGISTERS] = [None; MAX_REGISTERS];
@@ -197,13 +226,13 @@ fn run<'a, E: FloatElement>(
         let (row, col) = (pos / row_len, pos % row_len);
         let len = BLOCK.min(row_len - col).min(out.len() - done);
         for (k, instr) in program.instrs.iter().enumerate() {
-            let (before, rest) = regs.split_at_mut(k);
+            let (before, register) = regs.split(k, len);
             let dst = if k + 1 == count {
                 &mut out[done..done + len]
             } else {
-                &mut rest[0][..len]
+                register
             };
-            let reg = |r: usize| direct[r].unwrap_or_else(|| &before[r][..len]);
+            let reg = |r: usize| direct[r].unwrap_or_else(|| before.get(r));
             match *instr {
                 Instr::Load(i) => {
                     let (from, stride) = (walk.position(i, row, col), walk.strides[i][last]);

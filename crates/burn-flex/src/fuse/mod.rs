@@ -17,6 +17,7 @@
 
 mod eval;
 mod program;
+mod registers;
 
 pub use program::{Binary, Instr, MAX_DEPTH, MAX_INPUTS, MAX_INSTRUCTIONS, Program, Unary};
 
