@@ -4,7 +4,7 @@
 //! included; with [`CpuMeter::read_with`], also a helper process measured on its behalf, such
 //! as the peers script); `None` where these files do not exist.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The fewest ticks (of all CPUs together, 100 per CPU-second) an interval must span for its
 /// share of other processes to mean something.
@@ -81,6 +81,26 @@ impl CpuMeter {
         let others = now.all_busy.saturating_sub(self.all_busy) as f64
             - now.own.saturating_sub(self.own) as f64;
         Some(Ticks { all, others })
+    }
+}
+
+/// The window [`settle`] watches the CPUs over.
+const SETTLE_WINDOW: Duration = Duration::from_millis(50);
+
+/// Waits, up to `max`, until other processes leave the CPUs idle over one [`SETTLE_WINDOW`]
+/// (at most one tick of busy time): the threads of a peer framework spin for tens of
+/// milliseconds after its round (OpenBLAS, OpenMP) and would take a core from the measurement
+/// that follows (a 256 matmul ran at half speed right after NumPy's round). Returns how long
+/// it waited, or `None` where `/proc` cannot be read.
+pub fn settle(cpus: usize, max: Duration) -> Option<Duration> {
+    let start = Instant::now();
+    loop {
+        let meter = CpuMeter::read()?;
+        std::thread::sleep(SETTLE_WINDOW);
+        let ticks = meter.ticks_since(cpus)?;
+        if ticks.others <= 1.0 || start.elapsed() >= max {
+            return Some(start.elapsed());
+        }
     }
 }
 
