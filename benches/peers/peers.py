@@ -10,10 +10,12 @@ Two modes:
   `{framework: {"<id> <size>": {median_s, min_s, max_s, figure, unit}}}`.
 - `--serve`: a server the benchmark drives (`burn-bench --live-peers`), so that each peer's
   rounds run right beside Flex's rounds of the same case. It answers JSON lines on stdout:
-  first `{"ready": {framework: [case, ...]}, "skipped": {framework: reason}}`, then for each
-  request line `{"framework", "case", "runs", "rounds", "max_seconds"}` read on stdin, one round
-  of that case: `{"times_s": [...], "warmup_runs": n, "capped": bool}` or `{"error": "..."}`.
-  Everything else the frameworks print goes to stderr.
+  first `{"ready": {framework: [case, ...]}, "versions": {framework: version}, "skipped":
+  {framework: reason}}`, then for each request line `{"framework", "case", "runs", "rounds",
+  "max_seconds"}` read on stdin (UTF-8), one round of that case: `{"framework", "case",
+  "times_s": [...], "warmup_runs": n, "capped": bool}` or `{"framework", "case", "error"}`.
+  Everything else the frameworks print goes to stderr. Inputs are made once, at setup (the
+  benchmark makes Flex's again every round).
 """
 
 import argparse
@@ -47,14 +49,18 @@ def measure(run, runs=10, rounds=1, max_seconds=20.0):
     while warmup_runs == 0 or (
         warmup_runs < WARMUP_MAX_RUNS and time.perf_counter() - start < warmup_seconds
     ):
-        run()
+        out = run()
+        del out
         warmup_runs += 1
     wanted, min_runs = share(max(runs, MIN_RUNS)), share(MIN_RUNS)
     times = []
     while True:
         t0 = time.perf_counter()
-        run()
+        out = run()
         times.append(time.perf_counter() - t0)
+        # Freed after the clock stops, as `measure.rs` drops Flex's output (freeing a 64 MiB
+        # result unmaps it: milliseconds).
+        del out
         n = len(times)
         enough = n >= wanted and (sum(times) >= fill_seconds or n >= max_runs)
         over_cap = n >= min_runs and time.perf_counter() - start >= max_seconds
@@ -342,20 +348,22 @@ def serve(names):
         "versions": {name: version(name) for name in ready},
         "skipped": skipped,
     })
-    for line in sys.stdin:
+    for line in sys.stdin.buffer:
         if not line.strip():
             continue
         try:
             request = json.loads(line)
+            echo = {"framework": request.get("framework"), "case": request.get("case")}
             run = ready[request["framework"]][request["case"]]
-        except (ValueError, KeyError) as err:
-            reply({"error": f"bad request {line.strip()!r}: {err!r}"})
+        except (ValueError, KeyError, AttributeError) as err:
+            reply({"framework": None, "case": None,
+                   "error": f"bad request {line.strip()!r}: {err!r}"})
             continue
         try:
-            reply(measure(run, request.get("runs", 10), request.get("rounds", 1),
-                          request.get("max_seconds", 20.0)))
+            reply({**echo, **measure(run, request.get("runs", 10), request.get("rounds", 1),
+                                     request.get("max_seconds", 20.0))})
         except Exception as err:
-            reply({"error": repr(err)})
+            reply({**echo, "error": repr(err)})
 
 
 def main():

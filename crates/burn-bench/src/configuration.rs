@@ -2,16 +2,13 @@
 //! one of this project's backends, or a peer framework in the peers script (`--live-peers`).
 
 use crate::backends::{BackendChoice, Opened};
-use crate::load::{self, CpuMeter, Ticks};
+use crate::load::{CpuMeter, Ticks};
 use crate::measure::{self, MIN_RUNS, Method, Sample};
 use crate::peer_server::PeerServer;
 use crate::report::Row;
 use crate::workloads::{Case, Workload};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::time::{Duration, Instant};
-
-/// The longest a round waits for the CPUs to settle before it starts.
-const SETTLE_MAX: Duration = Duration::from_secs(2);
+use std::time::Instant;
 
 /// Above this share of the CPUs taken by other processes, a measurement is flagged.
 pub const NOISY_PCT: f64 = 10.0;
@@ -83,12 +80,7 @@ impl Measured {
         cpus: usize,
     ) {
         let label = format!("{} {} on {}", workload.id, case.info.size, target.name());
-        // A quiet start: no peer's threads still spinning from its round.
-        let waited = load::settle(cpus, SETTLE_MAX).unwrap_or_default();
-        eprintln!(
-            "{label}… (after {:.2} s for the CPUs to settle)",
-            waited.as_secs_f64()
-        );
+        eprintln!("{label}…");
         crate::watchdog_arm(&label);
         let started = Instant::now();
         let helper = peers.as_ref().map(|p| p.pid());

@@ -88,7 +88,7 @@ impl CpuMeter {
 const SETTLE_WINDOW: Duration = Duration::from_millis(50);
 
 /// Waits, up to `max`, until other processes leave the CPUs idle over one [`SETTLE_WINDOW`]
-/// (at most one tick of busy time): the threads of a peer framework spin for tens of
+/// (under 5 % of it, at least one tick): the threads of a peer framework spin for tens of
 /// milliseconds after its round (OpenBLAS, OpenMP) and would take a core from the measurement
 /// that follows (a 256 matmul ran at half speed right after NumPy's round). Returns how long
 /// it waited, or `None` where `/proc` cannot be read.
@@ -98,7 +98,9 @@ pub fn settle(cpus: usize, max: Duration) -> Option<Duration> {
         let meter = CpuMeter::read()?;
         std::thread::sleep(SETTLE_WINDOW);
         let ticks = meter.ticks_since(cpus)?;
-        if ticks.others <= 1.0 || start.elapsed() >= max {
+        // Quiet: under 5 % of the window on all CPUs, and never less than the one tick the
+        // counters' granularity can show.
+        if ticks.others <= (0.05 * ticks.all).max(1.0) || start.elapsed() >= max {
             return Some(start.elapsed());
         }
     }

@@ -22,6 +22,11 @@ mod workloads;
 use cli::{Command, Options};
 use configuration::{Measured, NOISY_PCT, Target, others_note, round_order};
 use load::CpuMeter;
+
+/// The longest a round waits for the CPUs to settle (with peers) before it starts.
+const SETTLE_MAX: Duration = Duration::from_secs(2);
+/// Waits longer than this are reported.
+const SETTLE_WINDOW_REPORTED: Duration = Duration::from_millis(60);
 use machine::{Limits, LimitsPass, Machine};
 use measure::Method;
 use peer_server::{FRAMEWORKS, PeerServer};
@@ -93,7 +98,10 @@ fn run(options: Options) -> Result<(), String> {
     // The peers' imports and inputs take seconds of CPU: done before anything is measured.
     let mut peer_server = if options.live_peers {
         eprintln!("starting the peers script (NumPy, PyTorch, JAX)…");
-        let server = PeerServer::start()?;
+        watchdog_arm("starting the peers script");
+        let server = PeerServer::start();
+        watchdog_disarm();
+        let server = server?;
         for (name, why) in &server.skipped {
             eprintln!("peer {name}: skipped: {why}");
         }
@@ -113,6 +121,9 @@ fn run(options: Options) -> Result<(), String> {
 
     let mut passes = Vec::new();
     if options.limits {
+        if peer_server.is_some() {
+            load::settle(cpus, SETTLE_MAX);
+        }
         passes.push(measure_limits("before", cpus));
     } else {
         eprintln!("machine limits skipped (--no-limits): no \"% of roofline\" column");
@@ -225,6 +236,16 @@ fn run(options: Options) -> Result<(), String> {
             let (workload, case, target) = &configurations[i];
             if measured[i].error.is_some() {
                 continue;
+            }
+            // With peers, a quiet start: no peer's threads still spinning from its round.
+            if peer_server.is_some() {
+                let waited = load::settle(cpus, SETTLE_MAX).unwrap_or_default();
+                if waited > SETTLE_WINDOW_REPORTED {
+                    eprintln!(
+                        "(waited {:.2} s for the CPUs to settle)",
+                        waited.as_secs_f64()
+                    );
+                }
             }
             measured[i].round(workload, case, *target, peer_server.as_mut(), method, cpus);
             measured[i].rounds_done = round + 1;
@@ -422,7 +443,7 @@ fn install_guards() {
                     let running = RUNNING.lock().unwrap_or_else(|e| e.into_inner()).clone();
                     eprintln!(
                         "\nburn-bench: {running} still running after {} s; aborting (a WGPU \
-                         hang?). BURN_BENCH_HANG_SECS changes the limit.",
+                         or peer framework hang?). BURN_BENCH_HANG_SECS changes the limit.",
                         limit.as_secs()
                     );
                     std::process::abort();

@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// The frameworks the peers script measures, in the table's order, with their names in words.
 pub const FRAMEWORKS: [(&str, &str); 3] =
@@ -32,6 +33,9 @@ pub struct PeerServer {
     pub versions: BTreeMap<String, String>,
     /// Per framework that did not: why.
     pub skipped: BTreeMap<String, String>,
+    /// Why the protocol broke (a reply that could not be read or did not answer the request):
+    /// later replies cannot be matched to requests, so every later round fails with it.
+    broken: Option<String>,
 }
 
 /// The peers' Python: `$PEERS_VENV/bin/python`, else `target/peers-venv/bin/python`.
@@ -71,6 +75,7 @@ impl PeerServer {
             ready: BTreeMap::new(),
             versions: BTreeMap::new(),
             skipped: BTreeMap::new(),
+            broken: None,
         };
         let hello = server.read_reply()?;
         let strings = |v: &Value| -> Vec<String> {
@@ -119,6 +124,24 @@ impl PeerServer {
 
     /// One round of `framework`'s case `key`, with `method`'s share of runs and time.
     pub fn round(&mut self, framework: &str, key: &str, method: Method) -> Result<Sample, String> {
+        if let Some(why) = &self.broken {
+            return Err(format!("peers script unusable: {why}"));
+        }
+        let outcome = self.exchange(framework, key, method);
+        if let Err(Protocol(why)) = &outcome {
+            self.broken = Some(why.clone());
+        }
+        outcome.map_err(|Protocol(why)| why)?
+    }
+
+    /// One request and its reply: `Err` when the protocol broke, `Ok(Err)` when the script
+    /// answered with an error.
+    fn exchange(
+        &mut self,
+        framework: &str,
+        key: &str,
+        method: Method,
+    ) -> Result<Result<Sample, String>, Protocol> {
         let request = json!({
             "framework": framework,
             "case": key,
@@ -129,23 +152,35 @@ impl PeerServer {
         let stdin = self.stdin.as_mut().expect("open until dropped");
         writeln!(stdin, "{request}")
             .and_then(|()| stdin.flush())
-            .map_err(|err| format!("peers script: cannot send a request: {err}"))?;
-        let reply = self.read_reply()?;
+            .map_err(|err| Protocol(format!("peers script: cannot send a request: {err}")))?;
+        let reply = self.read_reply().map_err(Protocol)?;
+        // Each reply names its request: a stray line would otherwise shift every later reply
+        // onto the wrong case.
+        if reply["framework"].as_str() != Some(framework) || reply["case"].as_str() != Some(key) {
+            return Err(Protocol(format!(
+                "peers script: asked for {framework} {key}, got a reply to something else: {reply}"
+            )));
+        }
         if let Some(error) = reply.get("error") {
-            return Err(format!("{framework}: {}", error.as_str().unwrap_or("?")));
+            return Ok(Err(format!(
+                "{framework}: {}",
+                error.as_str().unwrap_or("?")
+            )));
         }
         let times: Vec<f64> = reply["times_s"]
             .as_array()
             .map(|t| t.iter().filter_map(Value::as_f64).collect())
             .unwrap_or_default();
         if times.is_empty() {
-            return Err(format!("{framework}: a reply without timed runs: {reply}"));
+            return Ok(Err(format!(
+                "{framework}: a reply without timed runs: {reply}"
+            )));
         }
-        Ok(Sample {
+        Ok(Ok(Sample {
             warmup_runs: reply["warmup_runs"].as_u64().unwrap_or(0) as usize,
             capped: reply["capped"].as_bool().unwrap_or(false),
             times,
-        })
+        }))
     }
 
     fn read_reply(&mut self) -> Result<Value, String> {
@@ -162,9 +197,25 @@ impl PeerServer {
     }
 }
 
+/// A broken exchange with the script (as opposed to an error it reported).
+struct Protocol(String);
+
+/// How long the script has to exit once its input is closed, before it is killed.
+const EXIT_GRACE: Duration = Duration::from_secs(5);
+
 impl Drop for PeerServer {
     fn drop(&mut self) {
+        // The end of its input ends its loop; a framework thread that keeps it alive past
+        // the grace period gets it killed, so the run still prints its table.
         drop(self.stdin.take());
+        let deadline = Instant::now() + EXIT_GRACE;
+        while Instant::now() < deadline {
+            if !matches!(self.child.try_wait(), Ok(None)) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
         let _ = self.child.wait();
     }
 }

@@ -44,7 +44,8 @@ fn registers<E: FloatElement>(
                 streams.push(data[i][at..].as_ptr() as usize);
                 false
             }
-            _ => true,
+            // The last instruction writes straight into `out`.
+            _ => k + 1 < count,
         })
         .collect();
     Registers::new(&written, &streams)
