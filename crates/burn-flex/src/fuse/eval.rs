@@ -6,9 +6,9 @@ use super::program::{Binary, Instr, MAX_INSTRUCTIONS, Program, Unary};
 use super::registers::Registers;
 use crate::element::FloatElement;
 use crate::ops::map::PAR_THRESHOLD;
+use crate::parallel;
 use crate::simd::vectorized;
 use crate::tensor::{Buffer, Storable, pool};
-use rayon::prelude::*;
 
 /// Values per register: a program of a dozen registers stays in the L1 cache.
 pub const BLOCK: usize = 512;
@@ -135,13 +135,13 @@ fn eval_typed<E: FloatElement>(program: &Program) -> Vec<E> {
     }
     let data: Vec<&[E]> = program.inputs.iter().map(|t| t.storage::<E>()).collect();
     let walk = Walk::new(program);
-    let threads = rayon::current_num_threads();
+    let threads = parallel::threads();
     if n >= PAR_THRESHOLD && threads > 1 {
         let chunk = n
             .div_ceil(threads * 4)
             .next_multiple_of(BLOCK)
             .max(BLOCK * 8);
-        out.par_chunks_mut(chunk).enumerate().for_each(|(i, o)| {
+        parallel::for_each_chunk_mut(&mut out, chunk, |i, o| {
             let mut regs = registers(program, &data, &walk, i * chunk, o);
             vectorized(
                 #[inline(always)]
@@ -171,13 +171,13 @@ pub fn fold_rows<E: FloatElement>(
     let mut out = vec![E::zero(); rows];
     let data: Vec<&[E]> = program.inputs.iter().map(|t| t.storage::<E>()).collect();
     let walk = Walk::new(program);
-    let threads = rayon::current_num_threads();
+    let threads = parallel::threads();
     let per_task = if n >= PAR_THRESHOLD && threads > 1 {
         rows.div_ceil(threads * 4).max(1)
     } else {
         rows.max(1)
     };
-    out.par_chunks_mut(per_task).enumerate().for_each(|(i, o)| {
+    parallel::for_each_chunk_mut(&mut out, per_task, |i, o| {
         vectorized(
             #[inline(always)]
             || {

@@ -1,8 +1,8 @@
 //! Helpers the slice kernels share: `f64` conversions, optional rayon parallelism, shape checks
 //! and window-range arithmetic.
 
+use crate::parallel;
 use burn_std::Element;
-use rayon::prelude::*;
 
 /// Work (multiply-adds or visited values) below which a kernel stays on one thread.
 pub(crate) const PARALLEL_WORK: usize = 1 << 16;
@@ -47,9 +47,7 @@ pub(crate) fn for_each_chunk<T: Send>(
         return;
     }
     if parallel {
-        data.par_chunks_mut(chunk)
-            .enumerate()
-            .for_each(|(i, c)| f(i, c));
+        parallel::for_each_chunk_mut(data, chunk, f);
     } else {
         data.chunks_mut(chunk)
             .enumerate()

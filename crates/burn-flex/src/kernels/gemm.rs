@@ -2,9 +2,9 @@
 
 use super::transpose::transpose;
 use crate::element::FloatElement;
+use crate::parallel;
 use crate::tensor::pool;
 use gemm::Parallelism;
-use rayon::prelude::*;
 
 /// Work (m·k·n) below which a product runs on one thread.
 const PARALLEL_THRESHOLD: usize = 1 << 18;
@@ -66,12 +66,12 @@ pub fn gemm_native<T: FloatElement>(
     let lhs = SendPtr(lhs.as_ptr().cast_mut());
     let rhs = SendPtr(rhs.as_ptr().cast_mut());
     let dst = SendPtr(dst.as_mut_ptr());
-    let threads = rayon::current_num_threads();
+    let threads = parallel::threads();
     // SAFETY (every call below): the reach checks above bound every element of the whole
     // product, and each block below is a sub-product of it (its rows or columns, with the same
     // strides); dst is contiguous row-major m×n, and the blocks write disjoint elements of it.
     if let Some(split) = thread_split(m, k, n, lhs_strides, threads) {
-        (0..threads).into_par_iter().for_each(|i| {
+        parallel::for_each(threads, |i| {
             let ([r0, r], [c0, c]) = split.block(i, m, n);
             if r > 0 && c > 0 {
                 let lhs = lhs.at(r0 as isize * lhs_strides[0]);
@@ -123,11 +123,13 @@ impl Split {
     }
 }
 
-/// Work (m·k·n) from which a product is split between threads by [`thread_split`].
-const SPLIT_WORK: usize = 1 << 25;
+/// Work (m·k·n) from which a product is split between threads by [`thread_split`]: every
+/// product worth threads, so that each runs on [`parallel`]'s team rather than on `gemm`'s
+/// rayon tasks (at n = 256, 150 µs per thread, rayon's idle workers lost a core for whole rounds).
+const SPLIT_WORK: usize = PARALLEL_THRESHOLD;
 
 /// The fewest rows or columns a thread's block may have.
-const MIN_BLOCK: usize = 128;
+const MIN_BLOCK: usize = 64;
 
 /// The split of a large product between 2–4 threads, or `None` to let `gemm` share it.
 ///

@@ -1,11 +1,11 @@
 //! The element-wise engine: maps and broadcasting zips over strided tensors, writing into the
 //! input's buffer when it may be reused, and splitting large outputs across rayon threads.
 
+use crate::parallel;
 use crate::simd::vectorized;
 use crate::tensor::iter::for_each_row;
 use crate::tensor::{FlexTensor, Layout, Storable, pool};
 use burn_std::Shape;
-use rayon::prelude::*;
 
 /// Number of elements of work from which element-wise work and reductions are split across
 /// threads.
@@ -57,22 +57,20 @@ pub fn for_each_out_row_weighted<O: Send, const K: usize>(
     match split {
         Some(dim)
             if n.saturating_mul(work_per_output.max(1)) >= PAR_THRESHOLD
-                && rayon::current_num_threads() > 1 =>
+                && parallel::threads() > 1 =>
         {
             let size = shape[dim];
             let inner = n / size;
-            let pieces = (rayon::current_num_threads() * 4).min(size);
+            let pieces = (parallel::threads() * 4).min(size);
             let rows_per = size.div_ceil(pieces);
-            out.par_chunks_mut(rows_per * inner)
-                .enumerate()
-                .for_each(|(i, chunk)| {
-                    let start = i * rows_per;
-                    let len = chunk.len() / inner;
-                    let mut sub_shape = shape.clone();
-                    sub_shape[dim] = len;
-                    let layouts: [Layout; K] = inputs.map(|l| l.narrow(dim, start, len));
-                    fill_rows(chunk, &sub_shape, layouts.each_ref(), &row);
-                });
+            parallel::for_each_chunk_mut(out, rows_per * inner, |i, chunk| {
+                let start = i * rows_per;
+                let len = chunk.len() / inner;
+                let mut sub_shape = shape.clone();
+                sub_shape[dim] = len;
+                let layouts: [Layout; K] = inputs.map(|l| l.narrow(dim, start, len));
+                fill_rows(chunk, &sub_shape, layouts.each_ref(), &row);
+            });
         }
         _ => fill_rows(out, shape, inputs, &row),
     }
@@ -200,9 +198,9 @@ pub fn map_same<E: Storable>(mut t: FlexTensor, f: impl Fn(E) -> E + Sync) -> Fl
             )
         };
         // The size first: asking rayon for its thread count costs more than a small op.
-        if data.len() >= PAR_THRESHOLD && rayon::current_num_threads() > 1 {
-            let chunk = data.len().div_ceil(rayon::current_num_threads() * 4);
-            data.par_chunks_mut(chunk).for_each(apply);
+        if data.len() >= PAR_THRESHOLD && parallel::threads() > 1 {
+            let chunk = data.len().div_ceil(parallel::threads() * 4);
+            parallel::for_each_chunk_mut(data, chunk, |_, piece| apply(piece));
         } else {
             apply(data);
         }

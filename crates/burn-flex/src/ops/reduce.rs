@@ -7,12 +7,12 @@
 
 use super::arith::{NumElement, max_nan, min_nan};
 use super::map::{PAR_THRESHOLD, for_each_out_row_weighted};
+use crate::parallel;
 use crate::simd::vectorized;
 use crate::tensor::iter::for_each_row;
 use crate::tensor::{FlexTensor, Storable};
 use burn_std::{DType, Element, Shape};
 use core::marker::PhantomData;
-use rayon::prelude::*;
 
 /// How to fold elements of type `E` into an accumulator.
 trait Reducer<E: Copy>: Sync {
@@ -241,20 +241,13 @@ fn fold_all<E: Storable, R: Reducer<E>>(t: &FlexTensor, r: &R) -> R::Acc {
     if let Some(range) = layout.contiguous_range() {
         let values = &data[range];
         if values.len() >= PAR_THRESHOLD {
-            let chunk = values
-                .len()
-                .div_ceil(rayon::current_num_threads() * 4)
-                .max(4096);
-            let partials: Vec<R::Acc> = values
-                .par_chunks(chunk)
-                .enumerate()
-                .map(|(i, c)| {
-                    vectorized(
-                        #[inline(always)]
-                        || r.line(r.init(), c, 0, c.len(), 1, i * chunk),
-                    )
-                })
-                .collect();
+            let chunk = values.len().div_ceil(parallel::threads() * 4).max(4096);
+            let partials: Vec<R::Acc> = parallel::map_chunks(values, chunk, |i, c| {
+                vectorized(
+                    #[inline(always)]
+                    || r.line(r.init(), c, 0, c.len(), 1, i * chunk),
+                )
+            });
             return partials.into_iter().fold(r.init(), |a, b| r.merge(a, b));
         }
         return vectorized(

@@ -17,10 +17,10 @@ use super::softmax_x86;
 use crate::element::FloatElement;
 #[cfg(target_arch = "x86_64")]
 use crate::element::{as_f32, as_f32_mut};
+use crate::parallel;
 use crate::simd::vectorized;
 use crate::tensor::{FlexTensor, pool};
 use burn_backend::DType;
-use rayon::prelude::*;
 
 /// Lanes of the vectorized sums (independent accumulators, so the adds can run in parallel).
 const LANES: usize = 16;
@@ -145,40 +145,38 @@ fn along_dim<E: FloatElement + NumElement>(
 /// Runs `op` on every row of length `len`, split across threads when the work is large.
 fn run_rows<E: FloatElement + NumElement>(op: RowOp, inputs: &[&[E]], out: &mut [E], len: usize) {
     let rows = out.len() / len;
-    let threads = rayon::current_num_threads();
+    let threads = parallel::threads();
     let rows_per_task = if out.len() >= PAR_THRESHOLD && threads > 1 {
         rows.div_ceil(threads * 4).max(1)
     } else {
         rows
     };
     let chunk = rows_per_task * len;
-    out.par_chunks_mut(chunk)
-        .enumerate()
-        .for_each(|(task, out)| {
-            let start = task * chunk;
-            let ins: Vec<&[E]> = inputs
-                .iter()
-                .map(|s| &s[start..start + out.len()])
-                .collect();
-            vectorized(
-                #[inline(always)]
-                || {
-                    for (r, o) in out.chunks_exact_mut(len).enumerate() {
-                        let at = r * len..(r + 1) * len;
-                        match op {
-                            RowOp::Softmax => softmax_row(&ins[0][at], o),
-                            RowOp::LogSoftmax => log_softmax_row(&ins[0][at], o),
-                            RowOp::SoftmaxBackward => {
-                                softmax_backward_row(&ins[0][at.clone()], &ins[1][at], o)
-                            }
-                            RowOp::LogSoftmaxBackward => {
-                                log_softmax_backward_row(&ins[0][at.clone()], &ins[1][at], o)
-                            }
+    parallel::for_each_chunk_mut(out, chunk, |task, out| {
+        let start = task * chunk;
+        let ins: Vec<&[E]> = inputs
+            .iter()
+            .map(|s| &s[start..start + out.len()])
+            .collect();
+        vectorized(
+            #[inline(always)]
+            || {
+                for (r, o) in out.chunks_exact_mut(len).enumerate() {
+                    let at = r * len..(r + 1) * len;
+                    match op {
+                        RowOp::Softmax => softmax_row(&ins[0][at], o),
+                        RowOp::LogSoftmax => log_softmax_row(&ins[0][at], o),
+                        RowOp::SoftmaxBackward => {
+                            softmax_backward_row(&ins[0][at.clone()], &ins[1][at], o)
+                        }
+                        RowOp::LogSoftmaxBackward => {
+                            log_softmax_backward_row(&ins[0][at.clone()], &ins[1][at], o)
                         }
                     }
-                },
-            );
-        });
+                }
+            },
+        );
+    });
 }
 
 /// Partial sums in [`LANES`] independent accumulators (so the adds run side by side in one
