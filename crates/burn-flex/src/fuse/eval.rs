@@ -17,6 +17,13 @@ pub const BLOCK: usize = 512;
 /// add past it.
 const MAX_REGISTERS: usize = MAX_INSTRUCTIONS + 4;
 
+/// Whether instruction `k` of `count`, a load along a last-dim `stride`, is read in place from
+/// its input rather than copied into a register (every contiguous load but the last, which
+/// writes the output).
+fn reads_in_place(stride: isize, k: usize, count: usize) -> bool {
+    stride == 1 && k + 1 < count
+}
+
 /// One register per instruction, for one thread whose first block reads its inputs and writes
 /// its output from flat position `start` on, into `out`: placed away from those streams (see
 /// `registers.rs`).
@@ -37,7 +44,7 @@ fn registers<E: FloatElement>(
         .iter()
         .enumerate()
         .map(|(k, instr)| match *instr {
-            Instr::Load(i) if walk.strides[i][last] == 1 && k + 1 < count => {
+            Instr::Load(i) if reads_in_place(walk.strides[i][last], k, count) => {
                 let at = walk
                     .position(i, row, col)
                     .min(data[i].len().saturating_sub(1));
@@ -237,7 +244,7 @@ fn run<'a, E: FloatElement>(
             match *instr {
                 Instr::Load(i) => {
                     let (from, stride) = (walk.position(i, row, col), walk.strides[i][last]);
-                    if stride == 1 && k + 1 < count {
+                    if reads_in_place(stride, k, count) {
                         direct[k] = Some(&data[i][from..from + len]);
                     } else {
                         load(dst, data[i], from, stride);

@@ -20,7 +20,7 @@
 use super::common::PARALLEL_WORK;
 use super::conv_winograd;
 use super::im2col::Geom;
-use rayon::prelude::*;
+use crate::parallel;
 use std::cell::RefCell;
 
 #[cfg(target_arch = "x86_64")]
@@ -175,11 +175,11 @@ pub(crate) fn conv_f32(
     let work = batch * oc * k_len * n_out;
     // Whole images per thread when there are enough of them, else each image's tiles shared.
     let parallel = work >= PARALLEL_WORK;
-    let split_images = parallel && batch >= rayon::current_num_threads().max(2);
+    let split_images = parallel && batch >= parallel::threads().max(2);
     let run_image = |b: usize, out_b: &mut [f32], split_tiles: bool| {
         let x_b = &x[b * channels * n_in..(b + 1) * channels * n_in];
-        // Taken, not borrowed: while this thread waits on the split tiles, rayon may run
-        // another convolution on it, which takes (an empty) buffer of its own.
+        // Taken, not borrowed: inside a rayon worker, while this thread waits on the split
+        // tiles, rayon may run another convolution on it, which takes (an empty) buffer.
         let mut padded = PADDED.take();
         for gi in 0..g.groups {
             let len = pad_image(
@@ -204,9 +204,7 @@ pub(crate) fn conv_f32(
         PADDED.set(padded);
     };
     if split_images {
-        out.par_chunks_mut(oc * n_out)
-            .enumerate()
-            .for_each(|(b, out_b)| run_image(b, out_b, false));
+        parallel::for_each_chunk_mut(out, oc * n_out, |b, out_b| run_image(b, out_b, false));
     } else {
         for (b, out_b) in out.chunks_mut(oc * n_out).enumerate() {
             run_image(b, out_b, parallel);
@@ -367,10 +365,7 @@ impl Group<'_> {
             }
         };
         if parallel {
-            (0..tiles)
-                .into_par_iter()
-                .step_by(TILES_PER_TASK)
-                .for_each(task);
+            parallel::for_each(tiles.div_ceil(TILES_PER_TASK), |i| task(i * TILES_PER_TASK));
         } else {
             (0..tiles).step_by(TILES_PER_TASK).for_each(task);
         }

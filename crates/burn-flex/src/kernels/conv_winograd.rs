@@ -22,7 +22,7 @@
 use super::common::PARALLEL_WORK;
 use super::conv_direct::{SendPtr, avx512};
 use super::im2col::Geom;
-use rayon::prelude::*;
+use crate::parallel;
 use std::cell::RefCell;
 
 #[cfg(target_arch = "x86_64")]
@@ -167,7 +167,7 @@ pub(crate) fn conv_f32(
     };
     let work = batch * oc * c * 9 * oh * ow;
     if work >= PARALLEL_WORK && blocks > 1 {
-        (0..blocks).into_par_iter().for_each(run);
+        parallel::for_each(blocks, run);
     } else {
         (0..blocks).for_each(run);
     }

@@ -81,7 +81,8 @@ pub fn gemm_native<T: FloatElement>(
             }
         });
     } else {
-        let parallel = m * k * n >= PARALLEL_THRESHOLD;
+        // Inside a task of the team, the other cores already have tasks of their own.
+        let parallel = m * k * n >= PARALLEL_THRESHOLD && !parallel::in_team();
         unsafe {
             product(
                 m,

@@ -5,9 +5,9 @@
 //! cache's associativity each access misses. Going through square tiles small enough to sit in
 //! registers and L1 touches every source line and every destination line once per tile.
 
-#[cfg(target_arch = "x86_64")]
 use crate::element::{as_f32, as_f32_mut};
-use rayon::prelude::*;
+#[cfg(target_arch = "x86_64")]
+use crate::parallel;
 
 /// Side of the square tiles (16 `f32` = one 64-byte cache line).
 const TILE: usize = 16;
@@ -66,7 +66,7 @@ fn run_bands<T: Copy + Send + Sync>(
 ) {
     let band = |(b, out): (usize, &mut [T])| transpose_band(src, rows, ld, b * TILE, out, tile);
     if rows * cols >= PARALLEL_ELEMENTS {
-        dst.par_chunks_mut(TILE * rows).enumerate().for_each(band);
+        parallel::for_each_chunk_mut(dst, TILE * rows, |b, out| band((b, out)));
     } else {
         dst.chunks_mut(TILE * rows).enumerate().for_each(band);
     }

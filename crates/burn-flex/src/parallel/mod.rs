@@ -17,6 +17,13 @@ pub fn threads() -> usize {
     rayon::current_num_threads()
 }
 
+/// Whether the calling thread runs a task of one of the team's fork-joins (as the caller or a
+/// worker): work it starts runs in order on it, so a kernel that would hand it to another
+/// pool (`gemm`'s rayon threads) should not.
+pub fn in_team() -> bool {
+    team::inside()
+}
+
 /// Runs `task(i)` for every `i` in `0..count`, shared between the cores; returns when all have
 /// run. A panic in a task is resumed on the caller once every task has finished.
 pub fn for_each(count: usize, task: impl Fn(usize) + Sync) {
@@ -148,6 +155,43 @@ mod tests {
             .unwrap()
             .install(|| map_chunks(&[1, 2, 3, 4, 5], 2, |_, c| c.len()));
         assert_eq!(inside_rayon, vec![2, 2, 1]);
+    }
+
+    /// Runs `task` on the team itself, with at least one worker (waiting while a concurrent
+    /// test holds it, which would send `for_each` through rayon).
+    fn on_team(count: usize, task: impl Fn(usize) + Sync) {
+        while !team::team().try_run(count, threads().max(2), &task) {
+            std::thread::yield_now();
+        }
+    }
+
+    #[test]
+    fn the_team_runs_every_task_once_nested_ones_in_order_and_recovers_from_a_panic() {
+        for round in 0..200 {
+            let count = 1 + round % 37;
+            let hits: Vec<AtomicUsize> = (0..count).map(|_| AtomicUsize::new(0)).collect();
+            on_team(count, |i| {
+                assert!(in_team());
+                let nested = AtomicUsize::new(0);
+                for_each(5, |_| {
+                    nested.fetch_add(1, Ordering::Relaxed);
+                });
+                hits[i].fetch_add(nested.load(Ordering::Relaxed), Ordering::Relaxed);
+            });
+            assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 5));
+            if round % 50 == 0 {
+                // Let the workers park: the next job must wake them.
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+        }
+        assert!(!in_team());
+        let caught = std::panic::catch_unwind(|| on_team(16, |i| assert_ne!(i, 9, "task 9")));
+        assert!(caught.is_err());
+        let ran = AtomicUsize::new(0);
+        on_team(16, |_| {
+            ran.fetch_add(1, Ordering::Relaxed);
+        });
+        assert_eq!(ran.load(Ordering::Relaxed), 16);
     }
 
     #[test]

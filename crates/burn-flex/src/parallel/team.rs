@@ -12,7 +12,7 @@ use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::ptr;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering::SeqCst};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::thread::Thread;
 use std::time::{Duration, Instant};
 
@@ -49,7 +49,8 @@ impl Job<'_> {
                 return;
             }
             if let Err(payload) = catch_unwind(AssertUnwindSafe(|| (self.task)(i))) {
-                self.panic.lock().unwrap().get_or_insert(payload);
+                let mut first = self.panic.lock().unwrap_or_else(PoisonError::into_inner);
+                first.get_or_insert(payload);
             }
             self.done.fetch_add(1, SeqCst);
         }
@@ -134,17 +135,26 @@ impl Team {
         true
     }
 
-    /// Starts workers until there are `wanted`.
+    /// The workers (a panic elsewhere while they were locked leaves them usable).
+    fn workers(&self) -> MutexGuard<'_, Vec<Worker>> {
+        self.workers.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Starts workers until there are `wanted`, or until the OS refuses one (the team then
+    /// runs with those it has).
     fn grow(&self, wanted: usize) {
-        let mut workers = self.workers.lock().unwrap();
+        let mut workers = self.workers();
         while workers.len() < wanted {
             let parked = Arc::new(AtomicBool::new(false));
             let shared = self.shared.clone();
             let flag = parked.clone();
-            let handle = std::thread::Builder::new()
+            // Read here, not in the thread: a job published before the thread starts is then
+            // still new to it.
+            let seen = shared.generation.load(SeqCst);
+            let spawned = std::thread::Builder::new()
                 .name(format!("flex-worker-{}", workers.len() + 1))
-                .spawn(move || worker_loop(&shared, &flag))
-                .expect("flex: could not start a worker thread");
+                .spawn(move || worker_loop(&shared, &flag, seen));
+            let Ok(handle) = spawned else { return };
             workers.push(Worker {
                 thread: handle.thread().clone(),
                 parked,
@@ -166,22 +176,30 @@ impl Team {
             panic: Mutex::new(None),
         };
         let shared = &self.shared;
+        // Nothing between publishing the job and waiting for the workers to leave it can panic
+        // (the job lives on this stack).
+        let workers = self.workers();
         shared
             .job
             .store((&job as *const Job).cast_mut().cast(), SeqCst);
         shared.generation.fetch_add(1, SeqCst);
-        for worker in self.workers.lock().unwrap().iter() {
+        for worker in workers.iter() {
             if worker.parked.load(SeqCst) {
                 worker.thread.unpark();
             }
         }
+        drop(workers);
         INSIDE.with(|c| c.set(true));
         job.work();
         INSIDE.with(|c| c.set(false));
         wait_until(|| job.done.load(SeqCst) == count);
         shared.job.store(ptr::null_mut(), SeqCst);
         wait_until(|| shared.inside.load(SeqCst) == 0);
-        match job.panic.into_inner().unwrap() {
+        match job
+            .panic
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner)
+        {
             Some(payload) => Err(payload),
             None => Ok(()),
         }
@@ -212,9 +230,8 @@ fn wait_until(ready: impl Fn() -> bool) {
 }
 
 /// A worker: waits for a new generation, works on its job, repeats.
-fn worker_loop(shared: &Shared, parked: &AtomicBool) {
+fn worker_loop(shared: &Shared, parked: &AtomicBool, mut seen: usize) {
     INSIDE.with(|c| c.set(true));
-    let mut seen = shared.generation.load(SeqCst);
     loop {
         seen = wait_for_generation(shared, parked, seen);
         shared.inside.fetch_add(1, SeqCst);
