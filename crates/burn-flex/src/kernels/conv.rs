@@ -5,9 +5,9 @@ use super::common::{PARALLEL_WORK, for_each_chunk, is_half, narrow, widen};
 use super::im2col::{Geom, add_bias, check_bias, check_conv, im2col, lower, spatial};
 use super::{conv_direct, conv_winograd};
 use crate::element::{FloatElement, as_f32, from_f32};
+use crate::parallel;
 use crate::tensor::pool;
 use burn_std::ConvOptions;
-use rayon::prelude::*;
 
 /// Validates and runs a forward convolution of any (lifted) dimensionality.
 pub(crate) fn conv_nd<T: FloatElement>(
@@ -169,7 +169,13 @@ pub(crate) fn conv_weight_grad<T: FloatElement>(
     };
     let zeros = || vec![T::zero(); oc * k_len];
     if batch > 1 && batch * oc * k_len * n_out >= PARALLEL_WORK {
-        (0..batch).into_par_iter().map(per_batch).reduce(zeros, add)
+        // One sum per thread over its share of the images, then the sums added.
+        let images: Vec<usize> = (0..batch).collect();
+        let share = batch.div_ceil(parallel::threads());
+        let sums = parallel::map_chunks(&images, share, |_, mine| {
+            mine.iter().map(|&b| per_batch(b)).fold(zeros(), add)
+        });
+        sums.into_iter().reduce(add).unwrap_or_else(zeros)
     } else {
         (0..batch).map(per_batch).fold(zeros(), add)
     }

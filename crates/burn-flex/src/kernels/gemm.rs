@@ -7,7 +7,7 @@ use crate::tensor::pool;
 use gemm::Parallelism;
 
 /// Work (m·k·n) below which a product runs on one thread.
-const PARALLEL_THRESHOLD: usize = 1 << 18;
+pub(crate) const PARALLEL_THRESHOLD: usize = 1 << 18;
 
 /// Whether a column-major `rhs` (a transposed view, as in the input gradient `dY·Wᵀ`) is worth
 /// copying row-major before the product.

@@ -16,8 +16,6 @@
 //! - **Portable**: a row of `i32` sums updated by `a[i][k] · b[k][·]`, which the compiler
 //!   vectorizes for the widest instruction set (`simd::vectorized`).
 
-use rayon::prelude::*;
-
 /// Work (m·k·n) below which a product runs on one thread.
 const PARALLEL_THRESHOLD: usize = 1 << 18;
 
@@ -204,9 +202,9 @@ fn by_rows(
         rows(0, out);
         return;
     }
-    out.par_chunks_mut(rows_per_task * n)
-        .enumerate()
-        .for_each(|(task, chunk)| rows(task * rows_per_task, chunk));
+    crate::parallel::for_each_chunk_mut(out, rows_per_task * n, |task, chunk| {
+        rows(task * rows_per_task, chunk)
+    });
 }
 
 fn portable(p: &Int8Product<'_>, out: &mut [f32]) {

@@ -4,7 +4,7 @@
 
 use super::common::{PARALLEL_WORK, check_len, check_positive, for_each_chunk, valid_range};
 use crate::element::FloatElement;
-use rayon::prelude::*;
+use crate::parallel;
 
 /// Window parameters of a 2-d pool.
 #[derive(Debug, Clone, Copy)]
@@ -64,7 +64,7 @@ impl Window {
     }
 }
 
-/// Runs `f(plane_index, out_plane)` over the `plane`-sized chunks of `out`, on rayon for
+/// Runs `f(plane_index, out_plane)` over the `plane`-sized chunks of `out`, shared between cores for
 /// large work.
 pub(crate) fn planes<T: Send>(
     out: &mut [T],
@@ -116,10 +116,7 @@ fn max_pool_planes<T: FloatElement>(
     if n_out > 0 {
         let work = values.len() * win.kernel[0] * win.kernel[1];
         if work >= PARALLEL_WORK {
-            let chunks = values
-                .par_chunks_mut(n_out)
-                .zip(indices.par_chunks_mut(n_out));
-            chunks.enumerate().for_each(|(p, (v, i))| body(p, v, i));
+            parallel::for_each_chunk_pair_mut(&mut values, n_out, &mut indices, n_out, body);
         } else {
             let chunks = values.chunks_mut(n_out).zip(indices.chunks_mut(n_out));
             chunks.enumerate().for_each(|(p, (v, i))| body(p, v, i));

@@ -5,10 +5,11 @@
 use super::arith::NumElement;
 use super::map::{broadcast_shape, check_same_dtype};
 use crate::element::FloatElement;
+use crate::kernels::gemm::PARALLEL_THRESHOLD;
+use crate::parallel;
 use crate::tensor::iter::for_each_row;
 use crate::tensor::{FlexTensor, Storable, pool};
 use burn_std::Shape;
-use rayon::prelude::*;
 
 /// One operand broadcast to the batch shape: its buffer positions per batch and the strides of
 /// its two matrix dimensions.
@@ -127,12 +128,23 @@ fn matmul_float<E: FloatElement + Storable>(
         let r = matrix(rd, b.offsets[i], k, n, b.strides);
         E::gemm(m, k, n, l, a.strides, r, b.strides, dst);
     };
-    if batches > 1 && batches * m * k * n >= 1 << 18 {
-        out.par_chunks_mut(m * n).enumerate().for_each(product);
+    if shares_batches(batches, m * k * n, parallel::threads()) {
+        parallel::for_each_chunk_mut(&mut out, m * n, |i, dst| product((i, dst)));
     } else {
         out.chunks_mut(m * n).enumerate().for_each(product);
     }
     FlexTensor::from_vec(out, out_shape)
+}
+
+/// Whether a batch of `batches` products of `work` (m·k·n) each is shared between `threads`
+/// by whole products (each then on one thread) rather than run in order (each product shared
+/// by `gemm` when it is large enough): yes for small products, and for large ones when the
+/// batches fill the threads evenly or are many enough for the last round not to matter.
+fn shares_batches(batches: usize, work: usize, threads: usize) -> bool {
+    batches > 1
+        && threads > 1
+        && batches.saturating_mul(work) >= PARALLEL_THRESHOLD
+        && (work < PARALLEL_THRESHOLD || batches % threads == 0 || batches >= 4 * threads)
 }
 
 /// Whether every batch uses the same rhs matrix and the lhs matrices follow each other at the
@@ -176,7 +188,11 @@ fn matmul_int<E: NumElement>(
             }
         }
     };
-    out.par_chunks_mut(m * n).enumerate().for_each(product);
+    if batch.num_elements().saturating_mul(m * k * n) >= PARALLEL_THRESHOLD {
+        parallel::for_each_chunk_mut(&mut out, m * n, |i, dst| product((i, dst)));
+    } else {
+        out.chunks_mut(m * n).enumerate().for_each(product);
+    }
     FlexTensor::from_vec(out, out_shape)
 }
 
@@ -192,6 +208,21 @@ fn reads_in_place(t: &FlexTensor) -> bool {
 mod tests {
     use super::*;
     use burn_std::{DType, bf16, f16};
+
+    #[test]
+    fn batches_are_shared_when_they_fill_the_threads() {
+        let big = PARALLEL_THRESHOLD;
+        // Small products: whole products per thread, once there is enough work in all.
+        assert!(shares_batches(64, 8192, 2));
+        assert!(!shares_batches(8, 64, 2));
+        // Large products: by batch when the rounds come out even or are many ...
+        assert!(shares_batches(4, big, 2));
+        assert!(shares_batches(9, big, 2));
+        // ... else one after another, each shared by gemm.
+        assert!(!shares_batches(3, big, 2));
+        assert!(!shares_batches(1, big, 2));
+        assert!(!shares_batches(8, big, 1));
+    }
 
     fn naive(a: &[f64], b: &[f64], m: usize, k: usize, n: usize) -> Vec<f64> {
         let mut out = vec![0.0; m * n];

@@ -4,7 +4,6 @@ use super::arith::{NumElement, max_nan, min_nan};
 use super::creation::cast;
 use crate::tensor::{FlexTensor, Storable};
 use burn_std::DType;
-use rayon::prelude::*;
 
 /// Replaces every line along `dim` of a contiguous copy of `tensor` by its running `f`-fold.
 fn scan<E: Storable>(
@@ -41,7 +40,7 @@ fn scan<E: Storable>(
         }
     };
     if data.len() >= super::map::PAR_THRESHOLD && data.len() / block > 1 {
-        data.par_chunks_mut(block).for_each(scan_block);
+        crate::parallel::for_each_chunk_mut(data, block, |_, b| scan_block(b));
     } else {
         data.chunks_mut(block).for_each(scan_block);
     }

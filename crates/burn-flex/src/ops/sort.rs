@@ -4,9 +4,9 @@
 use super::arith::{NumElement, cmp_nan_last};
 use super::map::PAR_THRESHOLD;
 use super::reduce::indices_tensor;
+use crate::parallel;
 use crate::tensor::FlexTensor;
 use burn_std::{DType, Shape};
-use rayon::prelude::*;
 
 /// Sorted values and their original indices along `dim`, as contiguous buffers laid out with
 /// `dim` moved last, plus that permuted shape and the permutation.
@@ -43,17 +43,19 @@ fn sort_lines<E: NumElement>(
                 *o = line[i];
             }
         };
-        let lines = values
-            .chunks(size)
-            .zip(sorted.chunks_mut(size))
-            .zip(order.chunks_mut(size));
         if values.len() >= PAR_THRESHOLD {
-            values
-                .par_chunks(size)
-                .zip(sorted.par_chunks_mut(size))
-                .zip(order.par_chunks_mut(size))
-                .for_each(sort_line);
+            parallel::for_each_chunk_pair_mut(
+                &mut sorted,
+                size,
+                &mut order,
+                size,
+                |i, out, idx| sort_line(((&values[i * size..(i + 1) * size], out), idx)),
+            );
         } else {
+            let lines = values
+                .chunks(size)
+                .zip(sorted.chunks_mut(size))
+                .zip(order.chunks_mut(size));
             lines.for_each(sort_line);
         }
     }

@@ -58,6 +58,43 @@ pub fn for_each_chunk_mut<T: Send>(
     });
 }
 
+/// Runs `task(i, a_piece, b_piece)` for the `i`-th pieces of two slices cut into the same number
+/// of pieces (`a` into `chunk_a`-long ones, `b` into `chunk_b`-long ones), in parallel as
+/// [`for_each`]: two outputs written side by side, such as values and their indices.
+pub fn for_each_chunk_pair_mut<A: Send, B: Send>(
+    a: &mut [A],
+    chunk_a: usize,
+    b: &mut [B],
+    chunk_b: usize,
+    task: impl Fn(usize, &mut [A], &mut [B]) + Sync,
+) {
+    assert!(
+        chunk_a > 0 && chunk_b > 0,
+        "parallel::for_each_chunk_pair_mut: chunks must be > 0, got {chunk_a} and {chunk_b}"
+    );
+    let (len_a, len_b) = (a.len(), b.len());
+    let count = len_a.div_ceil(chunk_a);
+    assert_eq!(
+        count,
+        len_b.div_ceil(chunk_b),
+        "parallel::for_each_chunk_pair_mut: {len_a} values in pieces of {chunk_a} and {len_b} in \
+         pieces of {chunk_b} make different numbers of pieces"
+    );
+    let (base_a, base_b) = (SharedMut(a.as_mut_ptr()), SharedMut(b.as_mut_ptr()));
+    for_each(count, |i| {
+        let (start_a, start_b) = (i * chunk_a, i * chunk_b);
+        // SAFETY: as in `for_each_chunk_mut`, for each slice: disjoint pieces inside it, each
+        // index run once, both slices borrowed mutably for the whole call.
+        let (piece_a, piece_b) = unsafe {
+            (
+                std::slice::from_raw_parts_mut(base_a.at(start_a), chunk_a.min(len_a - start_a)),
+                std::slice::from_raw_parts_mut(base_b.at(start_b), chunk_b.min(len_b - start_b)),
+            )
+        };
+        task(i, piece_a, piece_b)
+    });
+}
+
 /// `f(i, chunk)` for every `chunk`-long piece of `data`, in parallel as [`for_each`]; the
 /// results in order.
 pub fn map_chunks<T: Sync, R: Send>(
@@ -130,6 +167,21 @@ mod tests {
         assert_eq!(sums.len(), 11);
         assert_eq!(sums.iter().sum::<usize>(), 1000 * 1001 / 2);
         assert_eq!(sums[10], 1000);
+    }
+
+    #[test]
+    fn paired_chunks_line_up() {
+        let (mut values, mut index) = (vec![0usize; 10], vec![0usize; 5]);
+        for_each_chunk_pair_mut(&mut values, 4, &mut index, 2, |i, v, x| {
+            v.iter_mut().for_each(|v| *v = i);
+            x.iter_mut().for_each(|x| *x = 10 + i);
+        });
+        assert_eq!(values, [0, 0, 0, 0, 1, 1, 1, 1, 2, 2]);
+        assert_eq!(index, [10, 10, 11, 11, 12]);
+        let uneven = std::panic::catch_unwind(|| {
+            for_each_chunk_pair_mut(&mut [0; 10], 5, &mut [0; 10], 2, |_, _, _| {})
+        });
+        assert!(uneven.is_err());
     }
 
     #[test]
