@@ -18,7 +18,6 @@ pub mod kernels;
 pub mod ops;
 pub mod parallel;
 pub mod simd;
-pub mod stream;
 pub mod tensor;
 
 pub use backend::{Flex, FlexDevice};

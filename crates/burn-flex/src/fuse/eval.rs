@@ -8,7 +8,6 @@ use crate::element::FloatElement;
 use crate::ops::map::PAR_THRESHOLD;
 use crate::parallel;
 use crate::simd::vectorized;
-use crate::stream::{self, STREAM_FROM_BYTES};
 use crate::tensor::{Buffer, Storable, pool};
 
 /// Values per register: a program of a dozen registers stays in the L1 cache.
@@ -27,14 +26,13 @@ fn reads_in_place(stride: isize, k: usize, count: usize) -> bool {
 
 /// One register per instruction, for one thread whose first block reads its inputs and writes
 /// its output from flat position `start` on, into `out`: placed away from those streams (see
-/// `registers.rs`). The last instruction's is used only when the output is `streamed`.
+/// `registers.rs`).
 fn registers<E: FloatElement>(
     program: &Program,
     data: &[&[E]],
     walk: &Walk,
     start: usize,
     out: &[E],
-    streamed: bool,
 ) -> Registers<E> {
     let row_len = walk.row_len();
     let (row, col) = (start / row_len, start % row_len);
@@ -53,8 +51,8 @@ fn registers<E: FloatElement>(
                 streams.push(data[i][at..].as_ptr() as usize);
                 false
             }
-            // The last instruction writes straight into `out`, unless it is streamed.
-            _ => k + 1 < count || streamed,
+            // The last instruction writes straight into `out`.
+            _ => k + 1 < count,
         })
         .collect();
     Registers::new(&written, &streams)
@@ -145,31 +143,24 @@ fn eval_typed<E: FloatElement>(program: &Program) -> Vec<E> {
     let data: Vec<&[E]> = program.inputs.iter().map(|t| t.storage::<E>()).collect();
     let walk = Walk::new(program);
     let threads = parallel::threads();
-    let streamed = n * std::mem::size_of::<E>() >= STREAM_FROM_BYTES;
     if n >= PAR_THRESHOLD && threads > 1 {
         let chunk = n
             .div_ceil(threads * 4)
             .next_multiple_of(BLOCK)
             .max(BLOCK * 8);
         parallel::for_each_chunk_mut(&mut out, chunk, |i, o| {
-            let mut regs = registers(program, &data, &walk, i * chunk, o, streamed);
+            let mut regs = registers(program, &data, &walk, i * chunk, o);
             vectorized(
                 #[inline(always)]
-                || run(program, &data, &walk, i * chunk, o, &mut regs, streamed),
+                || run(program, &data, &walk, i * chunk, o, &mut regs),
             );
-            if streamed {
-                stream::fence();
-            }
         });
     } else {
-        let mut regs = registers(program, &data, &walk, 0, &out, streamed);
+        let mut regs = registers(program, &data, &walk, 0, &out);
         vectorized(
             #[inline(always)]
-            || run(program, &data, &walk, 0, &mut out, &mut regs, streamed),
+            || run(program, &data, &walk, 0, &mut out, &mut regs),
         );
-        if streamed {
-            stream::fence();
-        }
     }
     out
 }
@@ -198,14 +189,7 @@ pub fn fold_rows<E: FloatElement>(
             #[inline(always)]
             || {
                 let mut scratch = vec![E::zero(); row_len];
-                let mut regs = registers(
-                    program,
-                    &data,
-                    &walk,
-                    i * per_task * row_len,
-                    &scratch,
-                    false,
-                );
+                let mut regs = registers(program, &data, &walk, i * per_task * row_len, &scratch);
                 for (j, slot) in o.iter_mut().enumerate() {
                     let row = i * per_task + j;
                     run(
@@ -215,7 +199,6 @@ pub fn fold_rows<E: FloatElement>(
                         row * row_len,
                         &mut scratch,
                         &mut regs,
-                        false,
                     );
                     *slot = f(&scratch);
                 }
@@ -227,8 +210,7 @@ pub fn fold_rows<E: FloatElement>(
 
 /// Fills `out`, the outputs from flat position `start` on. Contiguous loads are read in place and
 /// the last instruction writes straight into `out`, so a block's values are copied only where a
-/// register is needed; a `streamed` output is written from the last register with streaming
-/// stores instead (see [`stream`]; the caller fences).
+/// register is needed.
 #[inline(always)]
 fn run<'a, E: FloatElement>(
     program: &Program,
@@ -237,7 +219,6 @@ fn run<'a, E: FloatElement>(
     start: usize,
     out: &mut [E],
     regs: &mut Registers<E>,
-    streamed: bool,
 ) {
     let count = program.instrs.len();
     assert!(
@@ -254,7 +235,7 @@ fn run<'a, E: FloatElement>(
         let len = BLOCK.min(row_len - col).min(out.len() - done);
         for (k, instr) in program.instrs.iter().enumerate() {
             let (before, register) = regs.split(k, len);
-            let dst = if k + 1 == count && !streamed {
+            let dst = if k + 1 == count {
                 &mut out[done..done + len]
             } else {
                 register
@@ -273,9 +254,6 @@ fn run<'a, E: FloatElement>(
                 Instr::Binary(op, a, b) => binary(op, dst, reg(a), reg(b)),
                 Instr::Scalar(op, a, s) => scalar(op, dst, reg(a), s.elem::<E>()),
             }
-        }
-        if streamed {
-            stream::stream_copy(&mut out[done..done + len], regs.get(count - 1, len));
         }
         done += len;
     }
