@@ -144,7 +144,7 @@ fn shares_batches(batches: usize, work: usize, threads: usize) -> bool {
     batches > 1
         && threads > 1
         && batches.saturating_mul(work) >= PARALLEL_THRESHOLD
-        && (work < PARALLEL_THRESHOLD || batches % threads == 0 || batches >= 4 * threads)
+        && (work < PARALLEL_THRESHOLD || batches.is_multiple_of(threads) || batches >= 4 * threads)
 }
 
 /// Whether every batch uses the same rhs matrix and the lhs matrices follow each other at the
