@@ -64,8 +64,8 @@ impl Window {
     }
 }
 
-/// Runs `f(plane_index, out_plane)` over the `plane`-sized chunks of `out`, shared between cores for
-/// large work.
+/// Runs `f(plane_index, out_plane)` over the `plane`-sized chunks of `out`, shared between
+/// cores for large work.
 pub(crate) fn planes<T: Send>(
     out: &mut [T],
     plane: usize,
