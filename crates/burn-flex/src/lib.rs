@@ -3,8 +3,8 @@
 //! Tensors are `Arc`-shared typed buffers with a strided layout, so transposes, permutations,
 //! slices, flips and expansions are views that copy nothing. An operation writes into its input's
 //! buffer when the handle owns it uniquely (copy-on-write otherwise). Matrix products go through
-//! the `gemm` crate; large work is shared between cores by [`parallel`]: Flex's own spinning team, or rayon inside
-//! rayon's workers.
+//! the `gemm` crate; large work is shared between cores by [`parallel`]: Flex's own spinning
+//! team, or rayon inside rayon's workers.
 
 #![warn(missing_docs)]
 

@@ -1,5 +1,5 @@
-//! Helpers the slice kernels share: `f64` conversions, optional rayon parallelism, shape checks
-//! and window-range arithmetic.
+//! Helpers the slice kernels share: `f64` conversions, optional sharing between cores, shape
+//! checks and window-range arithmetic.
 
 use crate::parallel;
 use burn_std::Element;
@@ -36,7 +36,8 @@ pub(crate) fn narrow<T: Element>(values: &[f32]) -> Vec<T> {
     values.iter().map(|&v| T::from_f64(v as f64)).collect()
 }
 
-/// Calls `f(i, chunk)` for each `chunk`-sized piece of `data`, on rayon when `parallel`.
+/// Calls `f(i, chunk)` for each `chunk`-sized piece of `data`, shared between cores
+/// ([`parallel`]) when `parallel`.
 pub(crate) fn for_each_chunk<T: Send>(
     data: &mut [T],
     chunk: usize,
