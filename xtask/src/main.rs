@@ -2,8 +2,8 @@
 //!
 //! - `check`: rustfmt, clippy with `-D warnings`, and the feature combinations that must build.
 //! - `test`:  the workspace tests (unit, doc, book) and the conformance suite on every backend
-//!   available on this machine, each test binary under a time limit so a hung backend fails
-//!   loudly instead of stalling.
+//!   available on this machine, built once per feature set (`test.rs`), each test binary then
+//!   run under a time limit so a hung backend fails loudly instead of stalling.
 //! - `ci`:    `check` then `test`.
 //! - `bench`: the benchmark (`crates/burn-bench`) in release mode; its options pass through
 //!   (`--backend flex|wgpu|all`, `--workload W1,W2,...`, `--out PATH`, `--help`). The feature
@@ -16,18 +16,17 @@
 //!   `bench --fusion` runs the fusion report instead (`crates/burn-bench/src/bin/fusion.rs`:
 //!   W2 launches and time with and without fusion, the plan-cache hit rate of a training step).
 
+mod test;
+
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
-
-/// How long one test binary may run before it counts as hung.
-const TEST_BINARY_TIMEOUT: Duration = Duration::from_secs(20 * 60);
 
 fn main() -> ExitCode {
     let task = std::env::args().nth(1).unwrap_or_default();
     let result = match task.as_str() {
         "check" => check(),
-        "test" => test(),
-        "ci" => check().and_then(|()| test()),
+        "test" => test::run(),
+        "ci" => check().and_then(|()| test::run()),
         "bench" => bench(&std::env::args().skip(2).collect::<Vec<_>>()),
         _ => {
             eprintln!("usage: cargo xtask <check|test|ci|bench [options]>");
@@ -45,14 +44,10 @@ fn main() -> ExitCode {
 
 /// Runs `cargo` with `args`, failing with the command line when it fails.
 fn cargo(args: &[&str]) -> Result<(), String> {
-    cargo_with_timeout(args, None)
+    cargo_with_env(args, &[], None)
 }
 
-fn cargo_with_timeout(args: &[&str], timeout: Option<Duration>) -> Result<(), String> {
-    cargo_with_env(args, &[], timeout)
-}
-
-/// [`cargo_with_timeout`] with extra environment variables for the command.
+/// Runs `cargo` with `args` and extra environment variables, under an optional time limit.
 fn cargo_with_env(
     args: &[&str],
     env: &[(&str, &str)],
@@ -60,23 +55,30 @@ fn cargo_with_env(
 ) -> Result<(), String> {
     let vars: Vec<String> = env.iter().map(|(k, v)| format!("{k}={v} ")).collect();
     let line = format!("{}cargo {}", vars.concat(), args.join(" "));
+    let mut command = Command::new(env!("CARGO"));
+    command.args(args).envs(env.iter().copied());
+    run_with_limit(command, &line, timeout)
+}
+
+/// Runs `command` (printed as `line`), killing it once it has run past `timeout`.
+fn run_with_limit(
+    mut command: Command,
+    line: &str,
+    timeout: Option<Duration>,
+) -> Result<(), String> {
     eprintln!("==> {line}");
     let start = Instant::now();
-    let mut child = Command::new(env!("CARGO"))
-        .args(args)
-        .envs(env.iter().copied())
+    let mut child = command
         .spawn()
         .map_err(|e| format!("cannot start `{line}`: {e}"))?;
     let status = loop {
         if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
             break status;
         }
-        if timeout.is_some_and(|limit| start.elapsed() > limit) {
+        if let Some(limit) = timeout.filter(|limit| start.elapsed() > *limit) {
             let _ = child.kill();
-            return Err(format!(
-                "`{line}` ran past {:?} and was killed",
-                timeout.unwrap()
-            ));
+            let _ = child.wait();
+            return Err(format!("`{line}` ran past {limit:?} and was killed"));
         }
         std::thread::sleep(Duration::from_millis(200));
     };
@@ -161,99 +163,6 @@ fn check() -> Result<(), String> {
         "--features",
         "wgpu",
     ])?;
-    Ok(())
-}
-
-/// The conformance-suite binaries of each backend this machine can run.
-const SUITE_BINARIES: &[&str] = &[
-    "flex_f32",
-    "flex_f64",
-    "flex_f16",
-    "flex_bf16",
-    "autodiff_f64",
-    "autodiff_f32",
-    "autodiff_memory",
-];
-
-/// The conformance-suite binaries of the CubeCL backend on WGPU (lavapipe where there is no
-/// GPU). Each skips itself, with a message, on a machine without a WGPU adapter, unless
-/// `BURN_REQUIRE_WGPU=1`.
-const CUBE_SUITE_BINARIES: &[&str] = &["cube_f32", "cube_f16", "cube_f64", "autodiff_cube_f32"];
-
-/// The suite binaries run again with `Cube` = `Fusion<CubeBackend>` (feature `fusion`).
-const FUSION_SUITE_BINARIES: &[&str] = &["cube_f32", "autodiff_cube_f32", "cube_fusion"];
-
-fn test() -> Result<(), String> {
-    cargo(&[
-        "test",
-        "--workspace",
-        "--exclude",
-        "burn-backend-tests",
-        "--exclude",
-        "burn-cubecl",
-    ])?;
-    // The CubeCL kernels on WGPU (lavapipe where there is no GPU), under the time limit: a
-    // WGPU-internal failure can otherwise hang the process.
-    cargo_with_timeout(&["test", "-p", "burn-cubecl"], Some(TEST_BINARY_TIMEOUT))?;
-    // The same kernels through the WGSL compiler, on WGPU's GL backend where the machine has a
-    // GL driver (skipped, not failed, where it has none: CI requires only Vulkan).
-    cargo_with_env(
-        &["test", "-p", "burn-cubecl", "--test", "wgpu"],
-        &[("BURN_WGPU_TEST_API", "gl"), ("BURN_REQUIRE_WGPU", "0")],
-        Some(TEST_BINARY_TIMEOUT),
-    )?;
-    for binary in SUITE_BINARIES {
-        cargo_with_timeout(
-            &["test", "-p", "burn-backend-tests", "--test", binary],
-            Some(TEST_BINARY_TIMEOUT),
-        )?;
-    }
-    // The book pages and doc examples that need an accelerator feature.
-    cargo_with_timeout(
-        &["test", "-p", "burn", "--features", "vulkan,fusion", "--doc"],
-        Some(TEST_BINARY_TIMEOUT),
-    )?;
-    for binary in CUBE_SUITE_BINARIES {
-        cargo_with_timeout(
-            &[
-                "test",
-                "-p",
-                "burn-backend-tests",
-                "--features",
-                "wgpu",
-                "--test",
-                binary,
-            ],
-            Some(TEST_BINARY_TIMEOUT),
-        )?;
-    }
-    // The backend-extension example on Cube/WGPU: its kernel against the composition, values
-    // and gradients (Flex ran in the workspace tests). Same features as the cube suites, so
-    // only the example compiles.
-    cargo_with_timeout(
-        &["test", "-p", "custom-op", "--features", "wgpu"],
-        Some(TEST_BINARY_TIMEOUT),
-    )?;
-    for binary in FUSION_SUITE_BINARIES {
-        cargo_with_timeout(
-            &[
-                "test",
-                "-p",
-                "burn-backend-tests",
-                "--features",
-                "fusion",
-                "--test",
-                binary,
-            ],
-            Some(TEST_BINARY_TIMEOUT),
-        )?;
-    }
-    // The example's extension under `Cube` = `Fusion<CubeBackend>` (the queue is flushed into
-    // the kernel).
-    cargo_with_timeout(
-        &["test", "-p", "custom-op", "--features", "fusion"],
-        Some(TEST_BINARY_TIMEOUT),
-    )?;
     Ok(())
 }
 

@@ -1,0 +1,238 @@
+//! `cargo xtask test`: every test target built once per feature set, then run binary by binary.
+//!
+//! Cargo unifies features over the packages an invocation selects, so two invocations that
+//! select differently build the whole stack twice (and burn-flex alone is minutes of codegen).
+//! Each [`Group`] therefore uses one selection for its build, its runs and its doc tests:
+//! the build is `cargo test --no-run` with no time limit (compiling is slow, never hung), and
+//! each test binary then runs under [`TEST_BINARY_TIMEOUT`], so a hung backend (WGPU) fails
+//! loudly instead of stalling.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use crate::{cargo_with_env, run_with_limit};
+
+/// How long one test binary, or one crate selection's doc tests, may run before it counts as
+/// hung.
+const TEST_BINARY_TIMEOUT: Duration = Duration::from_secs(20 * 60);
+
+/// A test binary run again with extra environment variables.
+struct Rerun {
+    /// The package's directory name and the test target's name.
+    package: &'static str,
+    target: &'static str,
+    env: &'static [(&'static str, &'static str)],
+}
+
+/// One build of test targets and the runs of what it built.
+struct Group {
+    /// What the group checks, for the log.
+    name: &'static str,
+    /// Package selection and features, the same for the build, the runs and the doc tests.
+    selection: &'static [&'static str],
+    /// The targets to build (`--test NAME`, `--lib`, ...); none: every test target.
+    targets: &'static [&'static str],
+    /// Test binaries run a second time with extra environment variables.
+    reruns: &'static [Rerun],
+}
+
+/// The groups, in order. The first holds everything that builds with the CubeCL backend on
+/// WGPU (Vulkan; lavapipe where there is no GPU) compiled in beside Flex: the unit, integration
+/// and doc tests of every crate, the conformance suite on Flex (f32, f64, f16, bf16, autodiff)
+/// and on Cube (`cube_*`), the backend-extension example on both. Flex stays the default
+/// device, so the crates' own tests run on it as in a default build. The second rebuilds only
+/// what changes with `Cube` = `Fusion<CubeBackend>` (feature `fusion`): the Cube suites, the
+/// fusion suite, the example and the book pages (the fusion page among them).
+const GROUPS: &[Group] = &[
+    Group {
+        name: "workspace, Flex and Cube on WGPU",
+        selection: &[
+            "--workspace",
+            "--features",
+            "burn/vulkan,burn-backend-tests/wgpu,custom-op/wgpu",
+        ],
+        targets: &[],
+        // The CubeCL kernels again through the WGSL compiler on WGPU's GL backend, where the
+        // machine has a GL driver (skipped, not failed, where it has none: CI requires only
+        // Vulkan).
+        reruns: &[Rerun {
+            package: "burn-cubecl",
+            target: "wgpu",
+            env: &[("BURN_WGPU_TEST_API", "gl"), ("BURN_REQUIRE_WGPU", "0")],
+        }],
+    },
+    Group {
+        name: "Cube = Fusion<CubeBackend>",
+        selection: &[
+            "-p",
+            "burn-backend-tests",
+            "-p",
+            "custom-op",
+            "-p",
+            "burn",
+            "--features",
+            // `burn/train` as in the workspace build: it brings indicatif, whose features on
+            // portable-atomic would otherwise differ and rebuild CubeCL.
+            "burn/train,burn-backend-tests/fusion,custom-op/fusion",
+        ],
+        targets: &[
+            "--lib",
+            "--bins",
+            "--test",
+            "cube_f32",
+            "--test",
+            "autodiff_cube_f32",
+            "--test",
+            "cube_fusion",
+            "--test",
+            "fused",
+            "--test",
+            "book",
+        ],
+        reruns: &[],
+    },
+];
+
+/// Builds and runs every group; the first failure stops the run.
+pub fn run() -> Result<(), String> {
+    for group in GROUPS {
+        eprintln!("=== {}", group.name);
+        let binaries = build(group)?;
+        for binary in &binaries {
+            run_binary(binary, &[])?;
+        }
+        for rerun in group.reruns {
+            let binary = binaries
+                .iter()
+                .find(|b| b.package_dir.ends_with(rerun.package) && b.target == rerun.target)
+                .ok_or_else(|| {
+                    let (package, target) = (rerun.package, rerun.target);
+                    format!("{}: no test binary {package}/{target}", group.name)
+                })?;
+            run_binary(binary, rerun.env)?;
+        }
+        let mut doc: Vec<&str> = vec!["test"];
+        doc.extend(group.selection);
+        doc.push("--doc");
+        cargo_with_env(&doc, &[], Some(TEST_BINARY_TIMEOUT))?;
+    }
+    Ok(())
+}
+
+/// A test executable cargo built, and where cargo would run it from.
+struct TestBinary {
+    /// `lib`, `bin`, `test`, ... and the target's name, for the log.
+    kind: String,
+    target: String,
+    /// The package's directory: the working directory and `CARGO_MANIFEST_DIR` of the run.
+    package_dir: PathBuf,
+    executable: PathBuf,
+}
+
+/// `cargo test --no-run` for the group, returning the executables it built (fresh or not).
+fn build(group: &Group) -> Result<Vec<TestBinary>, String> {
+    let mut args: Vec<&str> = vec!["test"];
+    args.extend(group.selection);
+    args.extend(group.targets);
+    args.extend(["--no-run", "--message-format=json-render-diagnostics"]);
+    let line = format!("cargo {}", args.join(" "));
+    eprintln!("==> {line}");
+    let start = std::time::Instant::now();
+    let output = Command::new(env!("CARGO"))
+        .args(&args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("cannot start `{line}`: {e}"))?;
+    eprintln!("    ({:.1}s)", start.elapsed().as_secs_f64());
+    if !output.status.success() {
+        return Err(format!("`{line}` failed ({})", output.status));
+    }
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let binaries = test_binaries(&stdout)?;
+    if binaries.is_empty() {
+        return Err(format!("`{line}` built no test binary"));
+    }
+    Ok(binaries)
+}
+
+/// The test executables among cargo's JSON messages.
+fn test_binaries(messages: &str) -> Result<Vec<TestBinary>, String> {
+    let mut binaries = Vec::new();
+    for line in messages.lines().filter(|l| l.starts_with('{')) {
+        let message: serde_json::Value = serde_json::from_str(line)
+            .map_err(|e| format!("cargo printed bad JSON ({e}): {line}"))?;
+        if message["reason"] != "compiler-artifact" || message["profile"]["test"] != true {
+            continue;
+        }
+        let Some(executable) = message["executable"].as_str() else {
+            continue;
+        };
+        let manifest = message["manifest_path"]
+            .as_str()
+            .ok_or_else(|| format!("an artifact without manifest_path: {line}"))?;
+        let text = |v: &serde_json::Value| v.as_str().unwrap_or("?").to_string();
+        binaries.push(TestBinary {
+            kind: text(&message["target"]["kind"][0]),
+            target: text(&message["target"]["name"]),
+            package_dir: Path::new(manifest)
+                .parent()
+                .ok_or_else(|| format!("a manifest path without a parent: {manifest}"))?
+                .to_path_buf(),
+            executable: PathBuf::from(executable),
+        });
+    }
+    Ok(binaries)
+}
+
+/// Runs one test executable from its package's directory, as `cargo test` would.
+fn run_binary(binary: &TestBinary, env: &[(&str, &str)]) -> Result<(), String> {
+    let package = binary
+        .package_dir
+        .file_name()
+        .map_or_else(|| "?".into(), |n| n.to_string_lossy());
+    let vars: Vec<String> = env.iter().map(|(k, v)| format!("{k}={v} ")).collect();
+    let line = format!(
+        "{}{package} {} {} ({})",
+        vars.concat(),
+        binary.kind,
+        binary.target,
+        binary.executable.display()
+    );
+    let mut command = Command::new(&binary.executable);
+    command
+        .current_dir(&binary.package_dir)
+        .env("CARGO", env!("CARGO"))
+        .env("CARGO_MANIFEST_DIR", &binary.package_dir)
+        .envs(env.iter().copied());
+    run_with_limit(command, &line, Some(TEST_BINARY_TIMEOUT))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_binaries;
+
+    #[test]
+    fn test_executables_are_read_from_cargo_messages() {
+        let messages = concat!(
+            "{\"reason\":\"compiler-artifact\",\"manifest_path\":\"/w/crates/a/Cargo.toml\",",
+            "\"target\":{\"kind\":[\"test\"],\"name\":\"suite\"},\"profile\":{\"test\":true},",
+            "\"executable\":\"/t/debug/deps/suite-1\",\"fresh\":true}\n",
+            "{\"reason\":\"compiler-artifact\",\"manifest_path\":\"/w/crates/a/Cargo.toml\",",
+            "\"target\":{\"kind\":[\"lib\"],\"name\":\"a\"},\"profile\":{\"test\":false},",
+            "\"executable\":null,\"fresh\":true}\n",
+            "{\"reason\":\"build-finished\",\"success\":true}\n",
+        );
+        let binaries = test_binaries(messages).unwrap();
+        assert_eq!(binaries.len(), 1);
+        assert_eq!(binaries[0].kind, "test");
+        assert_eq!(binaries[0].target, "suite");
+        assert_eq!(binaries[0].package_dir.to_str(), Some("/w/crates/a"));
+        assert_eq!(
+            binaries[0].executable.to_str(),
+            Some("/t/debug/deps/suite-1")
+        );
+        assert!(test_binaries("{not json").is_err());
+    }
+}
