@@ -17,12 +17,14 @@ use crate::{cargo_with_env, run_with_limit};
 /// hung.
 const TEST_BINARY_TIMEOUT: Duration = Duration::from_secs(20 * 60);
 
-/// A test binary run again with extra environment variables.
-struct Rerun {
+/// One run of a test binary, with environment variables and test-name filters.
+struct Run {
     /// The package's directory name and the test target's name.
     package: &'static str,
     target: &'static str,
     env: &'static [(&'static str, &'static str)],
+    /// Test-name filters (any matching test runs); none: every test.
+    filters: &'static [&'static str],
 }
 
 /// One build of test targets and the runs of what it built.
@@ -33,17 +35,35 @@ struct Group {
     selection: &'static [&'static str],
     /// The targets to build (`--test NAME`, `--lib`, ...); none: every test target.
     targets: &'static [&'static str],
-    /// Test binaries run a second time with extra environment variables.
-    reruns: &'static [Rerun],
+    /// The binaries run as listed here (each as many times as listed); every other test
+    /// binary the build made runs once, plainly.
+    runs: &'static [Run],
 }
+
+/// A run of the conformance binary on the device `BURN_TEST_DEVICE` names in `env`.
+const fn conformance(
+    env: &'static [(&'static str, &'static str)],
+    filters: &'static [&'static str],
+) -> Run {
+    Run {
+        package: "burn-backend-tests",
+        target: "conformance",
+        env,
+        filters,
+    }
+}
+
+/// The float part of the suite: what the half-precision runs take.
+const FLOAT: &[&str] = &["suite::float::"];
 
 /// The groups, in order. The first holds everything that builds with the CubeCL backend on
 /// WGPU (Vulkan; lavapipe where there is no GPU) compiled in beside Flex: the unit, integration
-/// and doc tests of every crate, the conformance suite on Flex (f32, f64, f16, bf16, autodiff)
-/// and on Cube (`cube_*`), the backend-extension example on both. Flex stays the default
-/// device, so the crates' own tests run on it as in a default build. The second rebuilds only
-/// what changes with `Cube` = `Fusion<CubeBackend>` (feature `fusion`): the Cube suites, the
-/// fusion suite, the example and the book pages (the fusion page among them).
+/// and doc tests of every crate, the conformance and autodiff suites (one binary, run per
+/// device and default float dtype), the backend-extension example on both backends. Flex stays
+/// the default device, so the crates' own tests run on it as in a default build. The second
+/// rebuilds only what changes with `Cube` = `Fusion<CubeBackend>` (feature `fusion`): the
+/// suites on Cube, the fusion suite, the example and the book pages (the fusion page among
+/// them).
 const GROUPS: &[Group] = &[
     Group {
         name: "workspace, Flex and Cube on WGPU",
@@ -53,14 +73,36 @@ const GROUPS: &[Group] = &[
             "burn/vulkan,burn-backend-tests/wgpu,custom-op/wgpu",
         ],
         targets: &[],
-        // The CubeCL kernels again through the WGSL compiler on WGPU's GL backend, where the
-        // machine has a GL driver (skipped, not failed, where it has none: CI requires only
-        // Vulkan).
-        reruns: &[Rerun {
-            package: "burn-cubecl",
-            target: "wgpu",
-            env: &[("BURN_WGPU_TEST_API", "gl"), ("BURN_REQUIRE_WGPU", "0")],
-        }],
+        runs: &[
+            conformance(&[("BURN_TEST_DEVICE", "flex-f32")], &[]),
+            conformance(&[("BURN_TEST_DEVICE", "flex-f64")], &[]),
+            conformance(
+                &[("BURN_TEST_DEVICE", "flex-f16")],
+                &["suite::float::", "suite::quantization::"],
+            ),
+            conformance(
+                &[("BURN_TEST_DEVICE", "flex-bf16")],
+                &["suite::float::", "suite::quantization::"],
+            ),
+            conformance(&[("BURN_TEST_DEVICE", "cube-f32")], &[]),
+            conformance(&[("BURN_TEST_DEVICE", "cube-f16")], FLOAT),
+            conformance(&[("BURN_TEST_DEVICE", "cube-f64")], FLOAT),
+            Run {
+                package: "burn-cubecl",
+                target: "wgpu",
+                env: &[],
+                filters: &[],
+            },
+            // The CubeCL kernels again through the WGSL compiler on WGPU's GL backend, where
+            // the machine has a GL driver (skipped, not failed, where it has none: CI requires
+            // only Vulkan).
+            Run {
+                package: "burn-cubecl",
+                target: "wgpu",
+                env: &[("BURN_WGPU_TEST_API", "gl"), ("BURN_REQUIRE_WGPU", "0")],
+                filters: &[],
+            },
+        ],
     },
     Group {
         name: "Cube = Fusion<CubeBackend>",
@@ -80,9 +122,7 @@ const GROUPS: &[Group] = &[
             "--lib",
             "--bins",
             "--test",
-            "cube_f32",
-            "--test",
-            "autodiff_cube_f32",
+            "conformance",
             "--test",
             "cube_fusion",
             "--test",
@@ -90,7 +130,7 @@ const GROUPS: &[Group] = &[
             "--test",
             "book",
         ],
-        reruns: &[],
+        runs: &[conformance(&[("BURN_TEST_DEVICE", "cube-f32")], &[])],
     },
 ];
 
@@ -99,18 +139,20 @@ pub fn run() -> Result<(), String> {
     for group in GROUPS {
         eprintln!("=== {}", group.name);
         let binaries = build(group)?;
+        let listed = |b: &TestBinary, run: &Run| {
+            b.package_dir.ends_with(run.package) && b.target == run.target
+        };
         for binary in &binaries {
-            run_binary(binary, &[])?;
+            if !group.runs.iter().any(|run| listed(binary, run)) {
+                run_binary(binary, &[], &[])?;
+            }
         }
-        for rerun in group.reruns {
-            let binary = binaries
-                .iter()
-                .find(|b| b.package_dir.ends_with(rerun.package) && b.target == rerun.target)
-                .ok_or_else(|| {
-                    let (package, target) = (rerun.package, rerun.target);
-                    format!("{}: no test binary {package}/{target}", group.name)
-                })?;
-            run_binary(binary, rerun.env)?;
+        for run in group.runs {
+            let binary = binaries.iter().find(|b| listed(b, run)).ok_or_else(|| {
+                let (package, target) = (run.package, run.target);
+                format!("{}: no test binary {package}/{target}", group.name)
+            })?;
+            run_binary(binary, run.env, run.filters)?;
         }
         let mut doc: Vec<&str> = vec!["test"];
         doc.extend(group.selection);
@@ -187,21 +229,23 @@ fn test_binaries(messages: &str) -> Result<Vec<TestBinary>, String> {
 }
 
 /// Runs one test executable from its package's directory, as `cargo test` would.
-fn run_binary(binary: &TestBinary, env: &[(&str, &str)]) -> Result<(), String> {
+fn run_binary(binary: &TestBinary, env: &[(&str, &str)], filters: &[&str]) -> Result<(), String> {
     let package = binary
         .package_dir
         .file_name()
         .map_or_else(|| "?".into(), |n| n.to_string_lossy());
     let vars: Vec<String> = env.iter().map(|(k, v)| format!("{k}={v} ")).collect();
     let line = format!(
-        "{}{package} {} {} ({})",
+        "{}{package} {} {} {}({})",
         vars.concat(),
         binary.kind,
         binary.target,
+        filters.iter().map(|f| format!("{f} ")).collect::<String>(),
         binary.executable.display()
     );
     let mut command = Command::new(&binary.executable);
     command
+        .args(filters)
         .current_dir(&binary.package_dir)
         .env("CARGO", env!("CARGO"))
         .env("CARGO_MANIFEST_DIR", &binary.package_dir)

@@ -1,9 +1,10 @@
-//! The conformance suite of the public tensor API, written once and compiled per backend and
-//! default float dtype (see the crate README).
+//! The conformance suite of the public tensor API, written once, compiled once, and run per
+//! backend and default float dtype (see the crate README).
 //!
 //! This library holds what the test binaries share: a float64 [`reference`] evaluator, the
 //! [`harness`] that builds inputs and compares results with per-dtype tolerances, and
-//! [`configured_device`], which each binary uses to pick its device and default dtype.
+//! [`device_under_test`], which picks the device and default dtype of a run from
+//! `BURN_TEST_DEVICE`.
 
 pub mod gradcheck;
 pub mod harness;
@@ -24,6 +25,42 @@ pub fn device_rng_lock() -> std::sync::MutexGuard<'static, ()> {
     LOCK.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// The device a run of the `conformance` binary tests, named by the environment variable
+/// `BURN_TEST_DEVICE` as `<backend>-<dtype>`: backend `flex`, or `cube` (the WGPU device of
+/// [`cube_device`], feature `wgpu`); dtype `f32`, `f64`, `f16` or `bf16`. Unset, it is
+/// `flex-f32`. The device is configured with that default float dtype (see
+/// [`configured_device`]); one process tests one device.
+///
+/// # Panics
+/// When the name is not of that form, or names `cube` in a build without the `wgpu` feature.
+pub fn device_under_test() -> Device {
+    let name = std::env::var("BURN_TEST_DEVICE").unwrap_or_default();
+    let name = name.trim();
+    let name = if name.is_empty() { "flex-f32" } else { name };
+    let expected = "expected `<flex|cube>-<f32|f64|f16|bf16>`, e.g. `flex-f32`";
+    let (backend, dtype) = name
+        .split_once('-')
+        .unwrap_or_else(|| panic!("BURN_TEST_DEVICE={name:?}: {expected}"));
+    let dtype = match dtype.to_ascii_lowercase().as_str() {
+        "f32" => FloatDType::F32,
+        "f64" => FloatDType::F64,
+        "f16" => FloatDType::F16,
+        "bf16" => FloatDType::BF16,
+        _ => panic!("BURN_TEST_DEVICE={name:?}: unknown dtype {dtype:?}; {expected}"),
+    };
+    match backend.to_ascii_lowercase().as_str() {
+        "flex" => configured_device(Device::flex(), dtype),
+        #[cfg(feature = "wgpu")]
+        "cube" => cube_device(dtype),
+        #[cfg(not(feature = "wgpu"))]
+        "cube" => panic!(
+            "BURN_TEST_DEVICE={name:?}: this build has no Cube device; build the tests with \
+             `--features wgpu`"
+        ),
+        _ => panic!("BURN_TEST_DEVICE={name:?}: unknown backend {backend:?}; {expected}"),
+    }
+}
+
 /// `device`, configured with the default float dtype `float_dtype` (and the backend's other
 /// defaults). The first call in a process configures it; later calls accept the settings
 /// already in force only when they equal the request, and panic otherwise.
@@ -38,7 +75,7 @@ pub fn configured_device(device: Device, float_dtype: FloatDType) -> Device {
     device
 }
 
-/// The WGPU device of the `cube_*` binaries (the best adapter: a GPU, else a software one such
+/// The WGPU device of the Cube runs (the best adapter: a GPU, else a software one such
 /// as Mesa's lavapipe), configured with `float_dtype`.
 ///
 /// On a machine without a WGPU adapter the whole binary is skipped: a message naming the driver
