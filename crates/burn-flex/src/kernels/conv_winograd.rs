@@ -1,5 +1,5 @@
-//! Winograd F(2×2, 3×3) convolution for `f32` on AVX-512: 2.25 times fewer multiply-adds than
-//! the direct kernel for the 3×3, stride-1 layers of image networks.
+//! Winograd F(2×2, 3×3) convolution for `f32` on AVX-512 or AVX2: 2.25 times fewer
+//! multiply-adds than the direct kernel for the 3×3, stride-1 layers of image networks.
 //!
 //! The output is cut into 2×2 tiles, each computed from the 4×4 input patch under it. With the
 //! transforms `V = Bᵀ·d·B` of a patch `d` and `U = G·g·Gᵀ` of a 3×3 filter `g`, the 16
@@ -11,26 +11,21 @@
 //!
 //! Tiles are taken in blocks of [`block_tiles`] (a few dozen), small enough that a block's `V`
 //! and `M` stay in the core's L2 cache: each block's input transform, its 16 products (an
-//! 8 × 48 register tile over `c`, as in [`super::conv_direct`]) and its output transform run on
-//! one thread, blocks in parallel. Both transforms work on 16 neighbouring tiles of a tile row
-//! at a time: the patches' columns are the even and odd lanes of two overlapping loads (masked,
-//! so the padding is never materialised).
+//! 8 × 48 tile over `c`) and its output transform run on one thread, blocks in parallel. Both
+//! transforms work on 16 neighbouring tiles of a tile row at a time: the patches' columns are
+//! the even and odd lanes of two overlapping loads (masked, so the padding is never
+//! materialised). The code is written once over 16-lane vectors ([`super::simd16`]) and
+//! compiled for AVX-512 (one register per vector) and AVX2 (two).
 //!
 //! The transforms' additions round a little more than the direct sum: errors stay within a few
 //! units in the last place of the output's scale (the tests hold it to 1e-5 relative).
 
 use super::common::PARALLEL_WORK;
-use super::conv_direct::{SendPtr, avx512};
+use super::conv_direct::SendPtr;
 use super::im2col::Geom;
+use super::simd16::{Avx2, Avx512, F32x16, Isa};
 use crate::parallel;
 use std::cell::RefCell;
-
-#[cfg(target_arch = "x86_64")]
-use core::arch::x86_64::{
-    __m512, _mm512_add_ps, _mm512_fmadd_ps, _mm512_loadu_ps, _mm512_mask_storeu_ps,
-    _mm512_maskz_loadu_ps, _mm512_permutex2var_ps, _mm512_set1_ps, _mm512_setr_epi32,
-    _mm512_setzero_ps, _mm512_storeu_ps, _mm512_sub_ps,
-};
 
 /// Output channels in one register tile of the products.
 const MR: usize = 8;
@@ -40,11 +35,11 @@ const NR: usize = 48;
 const BLOCK_BYTES: usize = 512 << 10;
 
 /// Whether the Winograd kernel takes this convolution: a 2-d 3×3 kernel, stride and dilation 1,
-/// one group, an AVX-512 CPU, and at least 16 input and output channels (with fewer, the
-/// transforms cost more than the multiply-adds they save).
+/// one group, an AVX-512 or AVX2 CPU, and at least 16 input and output channels (with fewer,
+/// the transforms cost more than the multiply-adds they save).
 pub(crate) fn applies(w_shape: [usize; 5], g: &Geom, xs: [usize; 3], os: [usize; 3]) -> bool {
     let [oc, ic, kd, kh, kw] = w_shape;
-    avx512()
+    Isa::detect().is_some()
         && g.stride == [1, 1, 1]
         && g.dilation == [1, 1, 1]
         && g.groups == 1
@@ -105,7 +100,8 @@ fn block_tiles(c: usize, ocp: usize) -> usize {
 }
 
 /// The convolution of `x` `[b, c, 1, h, w]` with the 3×3 filters `w` `[oc, c, 1, 3, 3]` into
-/// `out` `[b, oc, 1, oh, ow]`, adding `bias` per output channel. Callers check [`applies`].
+/// `out` `[b, oc, 1, oh, ow]`, adding `bias` per output channel, with the widest instruction
+/// set of this CPU. Callers check [`applies`].
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn conv_f32(
     x: &[f32],
@@ -117,7 +113,23 @@ pub(crate) fn conv_f32(
     os: [usize; 3],
     out: &mut [f32],
 ) {
-    assert!(avx512(), "conv_winograd: expected an AVX-512 CPU");
+    let isa = Isa::detect().expect("conv_winograd: expected an AVX-512 or AVX2 CPU");
+    conv_f32_with(isa, x, x_shape, w, w_shape, bias, g, os, out);
+}
+
+/// [`conv_f32`] with the instruction set `isa`, which this CPU must run.
+#[allow(clippy::too_many_arguments)]
+fn conv_f32_with(
+    isa: Isa,
+    x: &[f32],
+    x_shape: [usize; 5],
+    w: &[f32],
+    w_shape: [usize; 5],
+    bias: Option<&[f32]>,
+    g: &Geom,
+    os: [usize; 3],
+    out: &mut [f32],
+) {
     let [batch, c, _, h, wi] = x_shape;
     let oc = w_shape[0];
     let [_, oh, ow] = os;
@@ -150,17 +162,13 @@ pub(crate) fn conv_f32(
         v.resize(v.len().max(16 * plan.v_stride()), 0.0);
         m.resize(m.len().max(16 * plan.m_stride()), 0.0);
         let t0 = blk * plan.tb;
-        // SAFETY: the CPU runs AVX-512F (`applies`); blocks write disjoint output tiles.
+        let tiles = t0..(t0 + plan.tb).min(total);
+        // SAFETY: the CPU runs `isa` (the caller's); blocks write disjoint output tiles.
         unsafe {
-            plan.block(
-                x,
-                &u,
-                bias,
-                t0..(t0 + plan.tb).min(total),
-                &mut v,
-                &mut m,
-                dst,
-            )
+            match isa {
+                Isa::Avx512 => plan.block_avx512(x, &u, bias, tiles, &mut v, &mut m, dst),
+                Isa::Avx2 => plan.block_avx2(x, &u, bias, tiles, &mut v, &mut m, dst),
+            }
         };
         V_SCRATCH.set(v);
         M_SCRATCH.set(m);
@@ -243,15 +251,56 @@ impl Plan {
         })
     }
 
+    /// [`Plan::block`] compiled for AVX-512F.
+    ///
+    /// # Safety
+    /// As [`Plan::block`], on a CPU with AVX-512F.
+    #[allow(clippy::too_many_arguments)]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn block_avx512(
+        &self,
+        x: &[f32],
+        u: &[f32],
+        bias: Option<&[f32]>,
+        range: core::ops::Range<usize>,
+        v: &mut [f32],
+        m: &mut [f32],
+        out: SendPtr,
+    ) {
+        // SAFETY: the caller's.
+        unsafe { self.block::<Avx512>(x, u, bias, range, v, m, out) }
+    }
+
+    /// [`Plan::block`] compiled for AVX2 with FMA.
+    ///
+    /// # Safety
+    /// As [`Plan::block`], on a CPU with AVX2 and FMA.
+    #[allow(clippy::too_many_arguments)]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn block_avx2(
+        &self,
+        x: &[f32],
+        u: &[f32],
+        bias: Option<&[f32]>,
+        range: core::ops::Range<usize>,
+        v: &mut [f32],
+        m: &mut [f32],
+        out: SendPtr,
+    ) {
+        // SAFETY: the caller's.
+        unsafe { self.block::<Avx2>(x, u, bias, range, v, m, out) }
+    }
+
     /// Transforms, multiplies and transforms back the tiles `range` into `out`. The
     /// transforms take one channel at a time over all the block's runs, so the image and output
     /// planes are walked row after row.
     ///
     /// # Safety
-    /// AVX-512F; `v` and `m` hold 16 strides of values; no other thread writes these tiles'
-    /// outputs.
+    /// Runs inside a function compiled for `S`'s features; `v` and `m` hold 16 strides of
+    /// values; no other thread writes these tiles' outputs.
     #[allow(clippy::too_many_arguments)]
-    unsafe fn block(
+    #[inline(always)]
+    unsafe fn block<S: F32x16>(
         &self,
         x: &[f32],
         u: &[f32],
@@ -272,7 +321,7 @@ impl Plan {
                 let plane = &x[(run.b * c + ci) * plane_in..][..plane_in];
                 // SAFETY: the run's `n` lanes end by `range.len() <= tb`, and the stores are masked
                 // to them (even 16 lanes from `at < tb` stay below the next ξ's skew).
-                unsafe { self.input_run(plane, run, v.as_mut_ptr().add(ci * tb + run.at)) };
+                unsafe { self.input_run::<S>(plane, run, v.as_mut_ptr().add(ci * tb + run.at)) };
             }
         }
         let cols = range.len().div_ceil(NR) * NR;
@@ -284,7 +333,7 @@ impl Plan {
                 for t in (0..cols).step_by(NR) {
                     // SAFETY: `t + NR <= tb`; `v_xi` has `c` rows of `tb`, `m_row` 8 rows of
                     // `tb`, the panel `c · 8` values.
-                    unsafe { product_tile(panel, v_xi.add(t), tb, c, m_row.add(t), tb) };
+                    unsafe { S::product_tile(panel, v_xi.add(t), tb, c, m_row.add(t), tb) };
                 }
             }
         }
@@ -295,7 +344,7 @@ impl Plan {
                 let out_plane = out.0.wrapping_add((run.b * self.oc + co) * plane_out);
                 let m_at = m[co * tb + run.at..].as_ptr();
                 // SAFETY: the run's outputs lie in this plane, written by this block alone.
-                unsafe { self.output_run(m_at, bias, out_plane, run) };
+                unsafe { self.output_run::<S>(m_at, bias, out_plane, run) };
             }
         }
     }
@@ -318,20 +367,19 @@ impl Plan {
     /// `v[ξ · v_stride + lane]`.
     ///
     /// # Safety
-    /// AVX-512F; `v` has room for 16 values at each of its 16 strides.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f")]
-    unsafe fn input_run(&self, plane: &[f32], run: Run, v: *mut f32) {
+    /// Runs inside a function compiled for `S`'s features; `v` has room for 16 values at each
+    /// of its 16 strides.
+    #[inline(always)]
+    unsafe fn input_run<S: F32x16>(&self, plane: &[f32], run: Run, v: *mut f32) {
         // Two overlapping pairs of loads: columns `c0 ..` (even and odd lanes: a patch's
         // columns 0 and 1) and `c0 + 2 ..` (its columns 2 and 3).
         const STARTS: [usize; 4] = [0, 16, 2, 18];
-        let even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-        let odd = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
         let keep = lane_mask(0, run.n);
         // Tile `j` of the run reads columns `c0 + 2j .. c0 + 2j + 4`.
         let c0 = (2 * run.tx) as isize - self.pw as isize;
         let masks = STARTS.map(|d| lane_mask(c0 + d as isize, self.w));
-        let mut d = [[_mm512_setzero_ps(); 4]; 4];
+        // SAFETY (all vector operations below): the caller's features.
+        let mut d = [[unsafe { S::zero() }; 4]; 4];
         for (i, row) in d.iter_mut().enumerate() {
             let r = (2 * run.ty + i) as isize - self.ph as isize;
             if r < 0 || r as usize >= self.h {
@@ -342,35 +390,32 @@ impl Plan {
                 .wrapping_add(r as usize * self.w)
                 .wrapping_offset(c0);
             // SAFETY: masked-off lanes are not read; enabled ones are columns of row `r`.
-            let [a0, a1, b0, b1]: [__m512; 4] = core::array::from_fn(|k| unsafe {
-                _mm512_maskz_loadu_ps(masks[k], p.wrapping_add(STARTS[k]))
+            let [a0, a1, b0, b1]: [S::V; 4] = core::array::from_fn(|k| unsafe {
+                S::load_masked(masks[k], p.wrapping_add(STARTS[k]))
             });
-            *row = [
-                _mm512_permutex2var_ps(a0, even, a1),
-                _mm512_permutex2var_ps(a0, odd, a1),
-                _mm512_permutex2var_ps(b0, even, b1),
-                _mm512_permutex2var_ps(b0, odd, b1),
-            ];
+            // SAFETY: the caller's features.
+            let ((e0, o0), (e1, o1)) = unsafe { (S::even_odd(a0, a1), S::even_odd(b0, b1)) };
+            *row = [e0, o0, e1, o1];
         }
         // Bᵀ·d: rows d0 - d2, d1 + d2, d2 - d1, d1 - d3; then the same on each row's columns.
-        let bt = |e: [__m512; 4]| {
+        // SAFETY: the caller's features.
+        let bt = |e: [S::V; 4]| unsafe {
             [
-                _mm512_sub_ps(e[0], e[2]),
-                _mm512_add_ps(e[1], e[2]),
-                _mm512_sub_ps(e[2], e[1]),
-                _mm512_sub_ps(e[1], e[3]),
+                S::sub(e[0], e[2]),
+                S::add(e[1], e[2]),
+                S::sub(e[2], e[1]),
+                S::sub(e[1], e[3]),
             ]
         };
         // t[k][i]: row i, column k of Bᵀ·d; v[i][j]: row i, column j of Bᵀ·d·B.
-        let t: [[__m512; 4]; 4] =
-            core::array::from_fn(|k| bt([d[0][k], d[1][k], d[2][k], d[3][k]]));
-        let v_rows: [[__m512; 4]; 4] =
+        let t: [[S::V; 4]; 4] = core::array::from_fn(|k| bt([d[0][k], d[1][k], d[2][k], d[3][k]]));
+        let v_rows: [[S::V; 4]; 4] =
             core::array::from_fn(|i| bt([t[0][i], t[1][i], t[2][i], t[3][i]]));
         let stride = self.v_stride();
         for (i, vi) in v_rows.iter().enumerate() {
             for (j, &value) in vi.iter().enumerate() {
                 // SAFETY: the caller's room; lanes past the run are masked off.
-                unsafe { _mm512_mask_storeu_ps(v.add((i * 4 + j) * stride), keep, value) };
+                unsafe { S::store_masked(v.add((i * 4 + j) * stride), keep, value) };
             }
         }
     }
@@ -379,126 +424,76 @@ impl Plan {
     /// `out` `[oh, ow]`.
     ///
     /// # Safety
-    /// AVX-512F; `m` holds 16 values at each of its 16 strides; the run's outputs in `out` are
-    /// writable.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f")]
-    unsafe fn output_run(&self, m: *const f32, bias: f32, out: *mut f32, run: Run) {
-        let lo = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-        let hi = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+    /// Runs inside a function compiled for `S`'s features; `m` holds 16 values at each of its
+    /// 16 strides; the run's outputs in `out` are writable.
+    #[inline(always)]
+    unsafe fn output_run<S: F32x16>(&self, m: *const f32, bias: f32, out: *mut f32, run: Run) {
         let keep = lane_mask(0, run.n);
         let x0 = 2 * run.tx;
         // Output columns `x0 .. x0 + 2n`, cut at the plane's edge.
         let width = (2 * run.n).min(self.ow - x0);
         let masks = [lane_mask(0, width), lane_mask(16, width)];
         let stride = self.m_stride();
-        // SAFETY: the caller's bounds; lanes past the run are masked off.
-        let mm: [__m512; 16] =
-            core::array::from_fn(|xi| unsafe { _mm512_maskz_loadu_ps(keep, m.add(xi * stride)) });
-        let bias = _mm512_set1_ps(bias);
+        // SAFETY: the caller's bounds and features; lanes past the run are masked off.
+        let mm: [S::V; 16] =
+            core::array::from_fn(|xi| unsafe { S::load_masked(keep, m.add(xi * stride)) });
+        // SAFETY (the vector operations below): the caller's features.
+        let bias = unsafe { S::splat(bias) };
         // Aᵀ·M: rows m0 + m1 + m2 and m1 - m2 - m3 of each column; then the same on the rows.
-        let s: [[__m512; 4]; 2] = [
-            core::array::from_fn(|k| _mm512_add_ps(_mm512_add_ps(mm[k], mm[4 + k]), mm[8 + k])),
-            core::array::from_fn(|k| {
-                _mm512_sub_ps(_mm512_sub_ps(mm[4 + k], mm[8 + k]), mm[12 + k])
-            }),
-        ];
+        let s: [[S::V; 4]; 2] = unsafe {
+            [
+                core::array::from_fn(|k| S::add(S::add(mm[k], mm[4 + k]), mm[8 + k])),
+                core::array::from_fn(|k| S::sub(S::sub(mm[4 + k], mm[8 + k]), mm[12 + k])),
+            ]
+        };
         for (a, s) in s.iter().enumerate() {
             let r = 2 * run.ty + a;
             if r >= self.oh {
                 continue;
             }
-            let y0 = _mm512_add_ps(_mm512_add_ps(s[0], s[1]), _mm512_add_ps(s[2], bias));
-            let y1 = _mm512_add_ps(_mm512_sub_ps(s[1], s[2]), _mm512_sub_ps(bias, s[3]));
             let p = out.wrapping_add(r * self.ow + x0);
-            // SAFETY: enabled lanes are the run's outputs in row `r`.
+            // SAFETY: the caller's features; enabled lanes are the run's outputs in row `r`.
             unsafe {
-                _mm512_mask_storeu_ps(p, masks[0], _mm512_permutex2var_ps(y0, lo, y1));
-                _mm512_mask_storeu_ps(
-                    p.wrapping_add(16),
-                    masks[1],
-                    _mm512_permutex2var_ps(y0, hi, y1),
-                );
+                let y0 = S::add(S::add(s[0], s[1]), S::add(s[2], bias));
+                let y1 = S::add(S::sub(s[1], s[2]), S::sub(bias, s[3]));
+                let (lo, hi) = S::interleave(y0, y1);
+                S::store_masked(p, masks[0], lo);
+                S::store_masked(p.wrapping_add(16), masks[1], hi);
             }
         }
     }
-
-    /// Never called: [`applies`] is false off x86-64.
-    #[cfg(not(target_arch = "x86_64"))]
-    unsafe fn input_run(&self, _: &[f32], _: Run, _: *mut f32) {
-        unreachable!("conv_winograd: AVX-512 kernel off x86-64")
-    }
-
-    /// Never called: [`applies`] is false off x86-64.
-    #[cfg(not(target_arch = "x86_64"))]
-    unsafe fn output_run(&self, _: *const f32, _: f32, _: *mut f32, _: Run) {
-        unreachable!("conv_winograd: AVX-512 kernel off x86-64")
-    }
-}
-
-/// `dst[r][0..48] = Σ_k panel[k][r] · src[k·stride + 0..48]` for the 8 rows `r` (row stride
-/// `dst_stride`).
-///
-/// # Safety
-/// AVX-512F; `panel` holds `k · 8` values, `src` `k` rows of 48 at `stride`, `dst` 8 rows of 48
-/// at `dst_stride`.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-unsafe fn product_tile(
-    panel: *const f32,
-    src: *const f32,
-    stride: usize,
-    k: usize,
-    dst: *mut f32,
-    dst_stride: usize,
-) {
-    let mut acc = [[_mm512_setzero_ps(); 3]; MR];
-    for kk in 0..k {
-        // SAFETY: the caller's bounds.
-        unsafe {
-            let p = src.add(kk * stride);
-            let b = [
-                _mm512_loadu_ps(p),
-                _mm512_loadu_ps(p.add(16)),
-                _mm512_loadu_ps(p.add(32)),
-            ];
-            let a = panel.add(kk * MR);
-            for (r, row) in acc.iter_mut().enumerate() {
-                let ar = _mm512_set1_ps(*a.add(r));
-                for v in 0..3 {
-                    row[v] = _mm512_fmadd_ps(ar, b[v], row[v]);
-                }
-            }
-        }
-    }
-    for (r, row) in acc.iter().enumerate() {
-        for (v, &value) in row.iter().enumerate() {
-            // SAFETY: the caller's bounds.
-            unsafe { _mm512_storeu_ps(dst.add(r * dst_stride + 16 * v), value) };
-        }
-    }
-}
-
-/// Never called: [`applies`] is false off x86-64.
-#[cfg(not(target_arch = "x86_64"))]
-unsafe fn product_tile(_: *const f32, _: *const f32, _: usize, _: usize, _: *mut f32, _: usize) {
-    unreachable!("conv_winograd: AVX-512 kernel off x86-64")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernels::conv_reference::{check_f32_kernel, check_f32_kernel_nested};
+    use crate::kernels::conv_reference::{ConvF32, check_f32_kernel, check_f32_kernel_nested};
 
     /// `(x, w, padding)` in lifted 3-d form.
     type Problem = ([usize; 5], [usize; 5], [usize; 3]);
 
+    /// The kernel on each instruction set this CPU runs (AVX-512 first, then AVX2), as the
+    /// reference checks take it.
+    fn kernels() -> Vec<(Isa, ConvF32)> {
+        let on_avx512: ConvF32 =
+            |x, xs, w, ws, b, g, os, out| conv_f32_with(Isa::Avx512, x, xs, w, ws, b, g, os, out);
+        let on_avx2: ConvF32 =
+            |x, xs, w, ws, b, g, os, out| conv_f32_with(Isa::Avx2, x, xs, w, ws, b, g, os, out);
+        let kernels: Vec<_> = Isa::available()
+            .into_iter()
+            .map(|isa| match isa {
+                Isa::Avx512 => (isa, on_avx512),
+                Isa::Avx2 => (isa, on_avx2),
+            })
+            .collect();
+        if kernels.is_empty() {
+            eprintln!("conv_winograd: this CPU has neither AVX-512 nor AVX2; not exercised");
+        }
+        kernels
+    }
+
     #[test]
     fn winograd_matches_the_definition() {
-        if !avx512() {
-            eprintln!("conv_winograd: this CPU has no AVX-512; the kernel is not exercised");
-            return;
-        }
         let problems: &[Problem] = &[
             // W5's shape, smaller.
             ([2, 16, 1, 14, 14], [16, 16, 1, 3, 3], [0, 1, 1]),
@@ -525,8 +520,14 @@ mod tests {
                 groups: 1,
             };
             let os = [1, xs[3] + 2 * padding[1] - 2, xs[4] + 2 * padding[2] - 2];
-            assert!(applies(ws, &g, [xs[2], xs[3], xs[4]], os), "problem {i}");
-            check_f32_kernel(conv_f32, xs, ws, &g, i as f64, &format!("problem {i}"));
+            assert_eq!(
+                applies(ws, &g, [xs[2], xs[3], xs[4]], os),
+                Isa::detect().is_some(),
+                "problem {i}"
+            );
+            for (isa, conv) in kernels() {
+                check_f32_kernel(conv, xs, ws, &g, i as f64, &format!("problem {i} {isa:?}"));
+            }
         }
     }
 
@@ -540,7 +541,10 @@ mod tests {
         };
         let plain = g([1, 1, 1], [0, 1, 1], [1, 1, 1], 1);
         let (xs, os) = ([1, 56, 56], [1, 56, 56]);
-        assert_eq!(applies([64, 64, 1, 3, 3], &plain, xs, os), avx512());
+        assert_eq!(
+            applies([64, 64, 1, 3, 3], &plain, xs, os),
+            Isa::detect().is_some()
+        );
         // Strided, dilated, grouped, 5×5, 3-d, or too few channels: not Winograd.
         let strided = g([1, 2, 2], [0, 1, 1], [1, 1, 1], 1);
         assert!(!applies([64, 64, 1, 3, 3], &strided, xs, [1, 28, 28]));
@@ -561,15 +565,14 @@ mod tests {
 
     #[test]
     fn runs_inside_rayon_tasks() {
-        if !avx512() {
-            return;
-        }
         let g = Geom {
             stride: [1, 1, 1],
             padding: [0, 1, 1],
             dilation: [1, 1, 1],
             groups: 1,
         };
-        check_f32_kernel_nested(conv_f32, [1, 16, 1, 30, 30], [16, 16, 1, 3, 3], &g);
+        for (_, conv) in kernels() {
+            check_f32_kernel_nested(conv, [1, 16, 1, 30, 30], [16, 16, 1, 3, 3], &g);
+        }
     }
 }

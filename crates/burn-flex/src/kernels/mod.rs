@@ -11,6 +11,7 @@ mod conv_direct;
 #[cfg(test)]
 mod conv_reference;
 pub mod conv_transpose;
+#[cfg(target_arch = "x86_64")]
 mod conv_winograd;
 pub mod embedding;
 pub mod gemm;
@@ -18,6 +19,8 @@ pub(crate) mod im2col;
 pub mod int8_gemm;
 pub mod interpolate;
 pub mod pool;
+#[cfg(target_arch = "x86_64")]
+mod simd16;
 #[cfg(test)]
 mod test_util;
 pub mod transpose;

@@ -8,12 +8,12 @@
 //! positive `f32`), `q = clamp(round_half_even(x / scale), a, b)`, `x̂ = q · scale`.
 
 use crate::backend::Flex;
+use crate::parallel;
 use crate::tensor::pool;
 use crate::{FlexTensor, ops::creation};
 use burn_backend::quantization::{ComposedQTensor, QuantScheme, ScaleDtype};
 use burn_backend::{DType, FloatDType, Shape};
 use half::{bf16, f16};
-use rayon::prelude::*;
 
 type QTensor = ComposedQTensor<Flex>;
 
@@ -60,20 +60,18 @@ fn map_runs<I: Copy + Sync, O: Send>(
     f: impl Fn(I, f32) -> O + Sync,
 ) {
     let piece = piece_len(run);
-    out.par_chunks_mut(piece)
-        .zip(src.par_chunks(piece))
-        .enumerate()
-        .for_each(|(c, (out, src))| {
-            crate::simd::vectorized(|| {
-                let len = run.min(piece);
-                for (b, (out, src)) in out.chunks_mut(len).zip(src.chunks(len)).enumerate() {
-                    let s = scales[(c * piece) / run + b];
-                    for (o, &v) in out.iter_mut().zip(src) {
-                        *o = f(v, s);
-                    }
+    parallel::for_each_chunk_mut(out, piece, |c, out| {
+        let src = &src[c * piece..][..out.len()];
+        crate::simd::vectorized(|| {
+            let len = run.min(piece);
+            for (b, (out, src)) in out.chunks_mut(len).zip(src.chunks(len)).enumerate() {
+                let s = scales[(c * piece) / run + b];
+                for (o, &v) in out.iter_mut().zip(src) {
+                    *o = f(v, s);
                 }
-            })
-        });
+            }
+        })
+    });
 }
 
 /// The scales of `scheme` from the largest magnitude of each block.
@@ -100,15 +98,24 @@ pub fn quantize_dynamic(tensor: FlexTensor, scheme: &QuantScheme) -> QTensor {
     let x = tensor.values::<f32>();
     let scales: Vec<f32> = if run == x.len() {
         // One scale: the largest magnitude of pieces, in parallel.
-        let alpha = x
-            .par_chunks(CHUNK)
-            .map(|piece| crate::simd::vectorized(|| max_abs(piece)))
-            .reduce(|| 0.0, f32::max);
+        let alpha = parallel::map_chunks(&x, CHUNK, |_, piece| {
+            crate::simd::vectorized(|| max_abs(piece))
+        })
+        .into_iter()
+        .fold(0.0, f32::max);
         vec![scale_of(scheme, alpha)]
     } else {
-        x.par_chunks(run)
-            .map(|block| scale_of(scheme, crate::simd::vectorized(|| max_abs(block))))
-            .collect()
+        // Whole blocks per task, about `CHUNK` elements each.
+        let per_task = (CHUNK / run).max(1) * run;
+        parallel::map_chunks(&x, per_task, |_, piece| {
+            piece
+                .chunks(run)
+                .map(|block| scale_of(scheme, crate::simd::vectorized(|| max_abs(block))))
+                .collect::<Vec<f32>>()
+        })
+        .into_iter()
+        .flatten()
+        .collect()
     };
     let scales = if scales.is_empty() {
         vec![f32::MIN_POSITIVE]

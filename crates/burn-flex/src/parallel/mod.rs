@@ -27,15 +27,22 @@ pub fn in_team() -> bool {
 /// Runs `task(i)` for every `i` in `0..count`, shared between the cores; returns when all have
 /// run. A panic in a task is resumed on the caller once every task has finished.
 pub fn for_each(count: usize, task: impl Fn(usize) + Sync) {
+    for_each_dyn(count, &task)
+}
+
+/// [`for_each`] behind a trait object: the scheduling (and rayon's generic machinery) is
+/// compiled once, not once per calling closure, which keeps Flex's build time and code size
+/// down; a task is a whole chunk of work, so the indirect call costs nothing measurable.
+fn for_each_dyn(count: usize, task: &(dyn Fn(usize) + Sync)) {
     let threads = threads();
     if count <= 1 || threads <= 1 || team::inside() {
         (0..count).for_each(task);
         return;
     }
-    if rayon::current_thread_index().is_none() && team::team().try_run(count, threads, &task) {
+    if rayon::current_thread_index().is_none() && team::team().try_run(count, threads, task) {
         return;
     }
-    (0..count).into_par_iter().for_each(&task);
+    (0..count).into_par_iter().for_each(task);
 }
 
 /// Runs `task(i, chunk)` for every `chunk`-long piece of `data` (the last may be shorter), in
