@@ -90,79 +90,57 @@ fn run_with_limit(
     }
 }
 
+/// The features of the workspace lint with the CubeCL backend on WGPU (Vulkan) compiled in
+/// beside Flex: every member's Cube code.
+const CUBE_FEATURES: &str =
+    "burn/vulkan,burn-backend-tests/wgpu,custom-op/wgpu,burn-bench/wgpu,digits/wgpu";
+
+/// The same with `Cube` = `Fusion<CubeBackend>`.
+const FUSION_FEATURES: &str =
+    "burn/fusion,burn-backend-tests/fusion,custom-op/fusion,burn-bench/fusion,digits/wgpu";
+
+/// rustfmt, clippy with `-D warnings`, and the feature combinations that must build. Each
+/// distinct feature set re-checks the crates whose dependencies' features it changes, so the
+/// two lints select the whole workspace (only the crates above `burn-cubecl` differ between
+/// them) and the combinations are as few as cover the features users pick.
 fn check() -> Result<(), String> {
     cargo(&["fmt", "--all", "--", "--check"])?;
-    cargo(&[
-        "clippy",
-        "--workspace",
-        "--all-targets",
-        "--",
-        "-D",
-        "warnings",
-    ])?;
+    for features in [CUBE_FEATURES, FUSION_FEATURES] {
+        cargo(&[
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--features",
+            features,
+            "--",
+            "-D",
+            "warnings",
+        ])?;
+    }
+    // Flex alone, as a user without accelerators builds it (default features: Flex and
+    // autodiff), linted: the code only a build without Cube compiles; then without autodiff.
+    cargo(&["clippy", "-p", "burn", "--", "-D", "warnings"])?;
     cargo(&[
         "check",
         "-p",
-        "burn-dispatch",
+        "burn",
         "--no-default-features",
         "--features",
         "flex",
     ])?;
-    cargo(&[
-        "check",
-        "-p",
-        "burn",
-        "--no-default-features",
-        "--features",
-        "flex",
-    ])?;
-    // The facade with the CubeCL backend on WGPU and without Flex.
-    cargo(&[
-        "check",
-        "-p",
-        "burn",
-        "--no-default-features",
-        "--features",
-        "wgpu,autodiff",
-    ])?;
-    // The same with `Cube` = `Fusion<CubeBackend>`.
-    cargo(&[
-        "check",
-        "-p",
-        "burn",
-        "--no-default-features",
-        "--features",
-        "fusion,wgpu,autodiff",
-    ])?;
-    // The conformance-suite binaries, the benchmark, the main job and the backend-extension
-    // example with the CubeCL backend (and `Cube` = `Fusion<CubeBackend>`).
-    cargo(&[
-        "clippy",
-        "-p",
-        "burn-backend-tests",
-        "-p",
-        "burn-bench",
-        "-p",
-        "digits",
-        "-p",
-        "custom-op",
-        "--features",
-        "wgpu,burn-backend-tests/fusion,burn-bench/fusion,custom-op/fusion",
-        "--all-targets",
-        "--",
-        "-D",
-        "warnings",
-    ])?;
-    // The CubeCL backend on WGPU without the Vulkan/SPIR-V compiler (WGSL only). Never add
-    // `cuda`, `rocm` or `cpu` here: their crates download LLVM at build time.
-    cargo(&[
-        "check",
-        "-p",
-        "burn-cubecl",
-        "--no-default-features",
-        "--features",
-        "wgpu",
-    ])?;
+    // The CubeCL backend on WGPU without the Vulkan/SPIR-V compiler (WGSL only) and without
+    // Flex, plain and with fusion. Never add `cuda`, `rocm` or `cpu` here: their crates
+    // download LLVM at build time.
+    for features in ["wgpu,autodiff", "fusion,wgpu,autodiff"] {
+        cargo(&[
+            "check",
+            "-p",
+            "burn",
+            "--no-default-features",
+            "--features",
+            features,
+        ])?;
+    }
     Ok(())
 }
 
