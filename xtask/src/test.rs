@@ -134,7 +134,8 @@ const GROUPS: &[Group] = &[
     },
 ];
 
-/// Builds and runs every group; the first failure stops the run.
+/// Builds and runs every group. A build failure stops the run; a failing test binary does not
+/// stop its group's other runs, and the group ends with the list of what failed.
 pub fn run() -> Result<(), String> {
     for group in GROUPS {
         eprintln!("=== {}", group.name);
@@ -142,9 +143,10 @@ pub fn run() -> Result<(), String> {
         let listed = |b: &TestBinary, run: &Run| {
             b.package_dir.ends_with(run.package) && b.target == run.target
         };
+        let mut failures = Vec::new();
         for binary in &binaries {
             if !group.runs.iter().any(|run| listed(binary, run)) {
-                run_binary(binary, &[], &[])?;
+                failures.extend(run_binary(binary, &[], &[]).err());
             }
         }
         for run in group.runs {
@@ -152,12 +154,20 @@ pub fn run() -> Result<(), String> {
                 let (package, target) = (run.package, run.target);
                 format!("{}: no test binary {package}/{target}", group.name)
             })?;
-            run_binary(binary, run.env, run.filters)?;
+            failures.extend(run_binary(binary, run.env, run.filters).err());
         }
         let mut doc: Vec<&str> = vec!["test"];
         doc.extend(group.selection);
         doc.push("--doc");
-        cargo_with_env(&doc, &[], Some(TEST_BINARY_TIMEOUT))?;
+        failures.extend(cargo_with_env(&doc, &[], Some(TEST_BINARY_TIMEOUT)).err());
+        if !failures.is_empty() {
+            return Err(format!(
+                "{}: {} failed:\n  {}",
+                group.name,
+                failures.len(),
+                failures.join("\n  ")
+            ));
+        }
     }
     Ok(())
 }
