@@ -1,10 +1,11 @@
-//! `cargo xtask test`: every test target built once per feature set, then run binary by binary.
+//! `cargo xtask test`: every test target built once per feature set, then run.
 //!
 //! Cargo unifies features over the packages an invocation selects, so two invocations that
 //! select differently build the whole stack twice (and burn-flex alone is minutes of codegen).
-//! Each [`Group`] therefore uses one selection for its build, its runs and its doc tests:
-//! the build is `cargo test --no-run` with no time limit (compiling is slow, never hung), and
-//! each test binary then runs under [`TEST_BINARY_TIMEOUT`], so a hung backend (WGPU) fails
+//! Each [`Group`] therefore uses one selection for its build and its runs: the build is
+//! `cargo test --no-run` with no time limit (compiling is slow, never hung); the plain
+//! `cargo test` after it (every binary and the doc tests) and each extra run of a binary (the
+//! conformance suite on each device) are under a time limit, so a hung backend (WGPU) fails
 //! loudly instead of stalling.
 
 use std::path::{Path, PathBuf};
@@ -13,9 +14,12 @@ use std::time::Duration;
 
 use crate::{cargo_with_env, run_with_limit};
 
-/// How long one test binary, or one crate selection's doc tests, may run before it counts as
-/// hung.
+/// How long one extra run of a test binary may take before it counts as hung.
 const TEST_BINARY_TIMEOUT: Duration = Duration::from_secs(20 * 60);
+
+/// How long a group's plain `cargo test` (every test binary and the doc tests, already built
+/// but for the doc tests) may take before it counts as hung.
+const GROUP_TIMEOUT: Duration = Duration::from_secs(40 * 60);
 
 /// One run of a test binary, with environment variables and test-name filters.
 struct Run {
@@ -33,10 +37,7 @@ struct Group {
     name: &'static str,
     /// Package selection and features, the same for the build, the runs and the doc tests.
     selection: &'static [&'static str],
-    /// The targets to build (`--test NAME`, `--lib`, ...); none: every test target.
-    targets: &'static [&'static str],
-    /// The binaries run as listed here (each as many times as listed); every other test
-    /// binary the build made runs once, plainly.
+    /// Test binaries run again, after every binary and the doc tests have run once plainly.
     runs: &'static [Run],
 }
 
@@ -72,9 +73,7 @@ const GROUPS: &[Group] = &[
             "--features",
             "burn/vulkan,burn-backend-tests/wgpu,custom-op/wgpu",
         ],
-        targets: &[],
         runs: &[
-            conformance(&[("BURN_TEST_DEVICE", "flex-f32")], &[]),
             conformance(&[("BURN_TEST_DEVICE", "flex-f64")], &[]),
             conformance(
                 &[("BURN_TEST_DEVICE", "flex-f16")],
@@ -87,12 +86,6 @@ const GROUPS: &[Group] = &[
             conformance(&[("BURN_TEST_DEVICE", "cube-f32")], &[]),
             conformance(&[("BURN_TEST_DEVICE", "cube-f16")], FLOAT),
             conformance(&[("BURN_TEST_DEVICE", "cube-f64")], FLOAT),
-            Run {
-                package: "burn-cubecl",
-                target: "wgpu",
-                env: &[],
-                filters: &[],
-            },
             // The CubeCL kernels again through the WGSL compiler on WGPU's GL backend, where
             // the machine has a GL driver (skipped, not failed, where it has none: CI requires
             // only Vulkan).
@@ -118,48 +111,35 @@ const GROUPS: &[Group] = &[
             // portable-atomic would otherwise differ and rebuild CubeCL.
             "burn/train,burn-backend-tests/fusion,custom-op/fusion",
         ],
-        targets: &[
-            "--lib",
-            "--bins",
-            "--test",
-            "conformance",
-            "--test",
-            "cube_fusion",
-            "--test",
-            "fused",
-            "--test",
-            "book",
-        ],
         runs: &[conformance(&[("BURN_TEST_DEVICE", "cube-f32")], &[])],
     },
 ];
 
-/// Builds and runs every group. A build failure stops the run; a failing test binary does not
-/// stop its group's other runs, and the group ends with the list of what failed.
+/// Builds and runs every group: the build (`cargo test --no-run`, no time limit), then one
+/// `cargo test` of the same selection under the limit (every test binary once, plainly, and
+/// the doc tests: a separate `--doc` invocation resolved features differently and rebuilt the
+/// whole stack), then the group's extra runs. A build
+/// failure stops the run; a failing test run does not stop its group's other runs, and the
+/// group ends with the list of what failed.
 pub fn run() -> Result<(), String> {
     for group in GROUPS {
         eprintln!("=== {}", group.name);
         let binaries = build(group)?;
-        let listed = |b: &TestBinary, run: &Run| {
-            b.package_dir.ends_with(run.package) && b.target == run.target
-        };
         let mut failures = Vec::new();
-        for binary in &binaries {
-            if !group.runs.iter().any(|run| listed(binary, run)) {
-                failures.extend(run_binary(binary, &[], &[]).err());
-            }
-        }
+        let mut all: Vec<&str> = vec!["test"];
+        all.extend(group.selection);
+        all.push("--no-fail-fast");
+        failures.extend(cargo_with_env(&all, &[], Some(GROUP_TIMEOUT)).err());
         for run in group.runs {
-            let binary = binaries.iter().find(|b| listed(b, run)).ok_or_else(|| {
-                let (package, target) = (run.package, run.target);
-                format!("{}: no test binary {package}/{target}", group.name)
-            })?;
+            let binary = binaries
+                .iter()
+                .find(|b| b.package_dir.ends_with(run.package) && b.target == run.target)
+                .ok_or_else(|| {
+                    let (package, target) = (run.package, run.target);
+                    format!("{}: no test binary {package}/{target}", group.name)
+                })?;
             failures.extend(run_binary(binary, run.env, run.filters).err());
         }
-        let mut doc: Vec<&str> = vec!["test"];
-        doc.extend(group.selection);
-        doc.push("--doc");
-        failures.extend(cargo_with_env(&doc, &[], Some(TEST_BINARY_TIMEOUT)).err());
         if !failures.is_empty() {
             return Err(format!(
                 "{}: {} failed:\n  {}",
@@ -186,7 +166,6 @@ struct TestBinary {
 fn build(group: &Group) -> Result<Vec<TestBinary>, String> {
     let mut args: Vec<&str> = vec!["test"];
     args.extend(group.selection);
-    args.extend(group.targets);
     args.extend(["--no-run", "--message-format=json-render-diagnostics"]);
     let line = format!("cargo {}", args.join(" "));
     eprintln!("==> {line}");
