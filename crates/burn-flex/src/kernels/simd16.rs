@@ -19,31 +19,29 @@ pub(crate) enum Isa {
 }
 
 impl Isa {
+    /// Every set, widest first.
+    const ALL: [Isa; 2] = [Isa::Avx512, Isa::Avx2];
+
+    /// Whether this CPU runs the set.
+    fn runs(self) -> bool {
+        match self {
+            Isa::Avx512 => std::arch::is_x86_feature_detected!("avx512f"),
+            Isa::Avx2 => {
+                std::arch::is_x86_feature_detected!("avx2")
+                    && std::arch::is_x86_feature_detected!("fma")
+            }
+        }
+    }
+
     /// The widest set this CPU runs, if any.
     pub(crate) fn detect() -> Option<Isa> {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            Some(Isa::Avx512)
-        } else if std::arch::is_x86_feature_detected!("avx2")
-            && std::arch::is_x86_feature_detected!("fma")
-        {
-            Some(Isa::Avx2)
-        } else {
-            None
-        }
+        Isa::ALL.into_iter().find(|isa| isa.runs())
     }
 
     /// Every set this CPU runs, widest first (the tests exercise each).
     #[cfg(test)]
     pub(crate) fn available() -> Vec<Isa> {
-        let mut sets = Vec::new();
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            sets.push(Isa::Avx512);
-        }
-        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
-        {
-            sets.push(Isa::Avx2);
-        }
-        sets
+        Isa::ALL.into_iter().filter(|isa| isa.runs()).collect()
     }
 }
 
