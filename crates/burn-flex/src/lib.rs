@@ -18,6 +18,7 @@ pub mod kernels;
 pub mod ops;
 pub mod parallel;
 pub mod simd;
+pub mod stream;
 pub mod tensor;
 
 pub use backend::{Flex, FlexDevice};

@@ -8,6 +8,7 @@ use crate::element::FloatElement;
 use crate::ops::map::PAR_THRESHOLD;
 use crate::parallel;
 use crate::simd::vectorized;
+use crate::stream::{self, PREFETCH_FROM_BYTES, STREAM_FROM_BYTES};
 use crate::tensor::{Buffer, Storable, pool};
 
 /// Values per register: a program of a dozen registers stays in the L1 cache.
@@ -24,15 +25,25 @@ fn reads_in_place(stride: isize, k: usize, count: usize) -> bool {
     stride == 1 && k + 1 < count
 }
 
+/// How an evaluation treats inputs and outputs too large for the caches.
+#[derive(Debug, Clone, Copy, Default)]
+struct Large {
+    /// The output is written with streaming stores (see [`stream`]; the caller fences).
+    streamed: bool,
+    /// Each block's contiguous inputs are prefetched one block ahead.
+    prefetch: bool,
+}
+
 /// One register per instruction, for one thread whose first block reads its inputs and writes
 /// its output from flat position `start` on, into `out`: placed away from those streams (see
-/// `registers.rs`).
+/// `registers.rs`). The last instruction's is used only when the output is `streamed`.
 fn registers<E: FloatElement>(
     program: &Program,
     data: &[&[E]],
     walk: &Walk,
     start: usize,
     out: &[E],
+    streamed: bool,
 ) -> Registers<E> {
     let row_len = walk.row_len();
     let (row, col) = (start / row_len, start % row_len);
@@ -51,8 +62,8 @@ fn registers<E: FloatElement>(
                 streams.push(data[i][at..].as_ptr() as usize);
                 false
             }
-            // The last instruction writes straight into `out`.
-            _ => k + 1 < count,
+            // The last instruction writes straight into `out`, unless it is streamed.
+            _ => k + 1 < count || streamed,
         })
         .collect();
     Registers::new(&written, &streams)
@@ -143,24 +154,36 @@ fn eval_typed<E: FloatElement>(program: &Program) -> Vec<E> {
     let data: Vec<&[E]> = program.inputs.iter().map(|t| t.storage::<E>()).collect();
     let walk = Walk::new(program);
     let threads = parallel::threads();
+    let bytes = n * std::mem::size_of::<E>();
+    let streamed = bytes >= STREAM_FROM_BYTES;
+    let large = Large {
+        streamed,
+        prefetch: bytes >= PREFETCH_FROM_BYTES,
+    };
     if n >= PAR_THRESHOLD && threads > 1 {
         let chunk = n
             .div_ceil(threads * 4)
             .next_multiple_of(BLOCK)
             .max(BLOCK * 8);
         parallel::for_each_chunk_mut(&mut out, chunk, |i, o| {
-            let mut regs = registers(program, &data, &walk, i * chunk, o);
+            let mut regs = registers(program, &data, &walk, i * chunk, o, streamed);
             vectorized(
                 #[inline(always)]
-                || run(program, &data, &walk, i * chunk, o, &mut regs),
+                || run(program, &data, &walk, i * chunk, o, &mut regs, large),
             );
+            if streamed {
+                stream::fence();
+            }
         });
     } else {
-        let mut regs = registers(program, &data, &walk, 0, &out);
+        let mut regs = registers(program, &data, &walk, 0, &out, streamed);
         vectorized(
             #[inline(always)]
-            || run(program, &data, &walk, 0, &mut out, &mut regs),
+            || run(program, &data, &walk, 0, &mut out, &mut regs, large),
         );
+        if streamed {
+            stream::fence();
+        }
     }
     out
 }
@@ -189,7 +212,14 @@ pub fn fold_rows<E: FloatElement>(
             #[inline(always)]
             || {
                 let mut scratch = vec![E::zero(); row_len];
-                let mut regs = registers(program, &data, &walk, i * per_task * row_len, &scratch);
+                let mut regs = registers(
+                    program,
+                    &data,
+                    &walk,
+                    i * per_task * row_len,
+                    &scratch,
+                    false,
+                );
                 for (j, slot) in o.iter_mut().enumerate() {
                     let row = i * per_task + j;
                     run(
@@ -199,6 +229,7 @@ pub fn fold_rows<E: FloatElement>(
                         row * row_len,
                         &mut scratch,
                         &mut regs,
+                        Large::default(),
                     );
                     *slot = f(&scratch);
                 }
@@ -210,7 +241,8 @@ pub fn fold_rows<E: FloatElement>(
 
 /// Fills `out`, the outputs from flat position `start` on. Contiguous loads are read in place and
 /// the last instruction writes straight into `out`, so a block's values are copied only where a
-/// register is needed.
+/// register is needed; a `streamed` output is written from the last register with streaming
+/// stores instead (see [`stream`]; the caller fences).
 #[inline(always)]
 fn run<'a, E: FloatElement>(
     program: &Program,
@@ -219,7 +251,9 @@ fn run<'a, E: FloatElement>(
     start: usize,
     out: &mut [E],
     regs: &mut Registers<E>,
+    large: Large,
 ) {
+    let Large { streamed, prefetch } = large;
     let count = program.instrs.len();
     assert!(
         count <= MAX_REGISTERS,
@@ -233,9 +267,21 @@ fn run<'a, E: FloatElement>(
         let pos = start + done;
         let (row, col) = (pos / row_len, pos % row_len);
         let len = BLOCK.min(row_len - col).min(out.len() - done);
+        if prefetch && col + len < row_len {
+            // The next block of each contiguous input, while this one is computed.
+            let next = len.min(row_len - col - len);
+            for instr in &program.instrs {
+                if let Instr::Load(i) = *instr
+                    && walk.strides[i][last] == 1
+                {
+                    let from = walk.position(i, row, col) + len;
+                    stream::prefetch(&data[i][from..from + next]);
+                }
+            }
+        }
         for (k, instr) in program.instrs.iter().enumerate() {
             let (before, register) = regs.split(k, len);
-            let dst = if k + 1 == count {
+            let dst = if k + 1 == count && !streamed {
                 &mut out[done..done + len]
             } else {
                 register
@@ -254,6 +300,9 @@ fn run<'a, E: FloatElement>(
                 Instr::Binary(op, a, b) => binary(op, dst, reg(a), reg(b)),
                 Instr::Scalar(op, a, s) => scalar(op, dst, reg(a), s.elem::<E>()),
             }
+        }
+        if streamed {
+            stream::stream_copy(&mut out[done..done + len], regs.get(count - 1, len));
         }
         done += len;
     }

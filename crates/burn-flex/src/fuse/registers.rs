@@ -51,6 +51,12 @@ impl<E: Copy + Default> Registers<E> {
         Self { arena, starts }
     }
 
+    /// The first `len` values of register `k`.
+    pub fn get(&self, k: usize, len: usize) -> &[E] {
+        let start = self.starts[k];
+        &self.arena[start..start + len]
+    }
+
     /// Registers `0..k` (read) and register `k` (written), `len` values each.
     pub fn split(&mut self, k: usize, len: usize) -> (Before<'_, E>, &mut [E]) {
         let (before, rest) = self.arena.split_at_mut(self.starts[k]);

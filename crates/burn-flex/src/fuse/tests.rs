@@ -35,12 +35,12 @@ fn bits<E: Storable + burn_std::Element>(t: FlexTensor) -> Vec<u64> {
         .collect()
 }
 
-fn w2_chain_matches_eager<E: Storable + burn_std::Element>() {
-    let shape = [N];
+fn w2_chain_matches_eager<E: Storable + burn_std::Element>(shape: &[usize]) {
+    let n = shape.iter().product();
     let (a, b, c) = (
-        ramp::<E>(N, 0.01, &shape),
-        ramp::<E>(N, 0.02, &shape),
-        ramp::<E>(N, 0.03, &shape),
+        ramp::<E>(n, 0.01, shape),
+        ramp::<E>(n, 0.02, shape),
+        ramp::<E>(n, 0.03, shape),
     );
     let fused = Flex::float_exp(Flex::float_add(
         Flex::float_mul(a.clone(), b.clone()),
@@ -58,10 +58,20 @@ fn w2_chain_matches_eager<E: Storable + burn_std::Element>() {
 #[test]
 fn an_element_wise_chain_is_one_program_equal_to_the_eager_ops() {
     let _serial = serial();
-    w2_chain_matches_eager::<f32>();
-    w2_chain_matches_eager::<f64>();
-    w2_chain_matches_eager::<f16>();
-    w2_chain_matches_eager::<bf16>();
+    w2_chain_matches_eager::<f32>(&[N]);
+    w2_chain_matches_eager::<f64>(&[N]);
+    w2_chain_matches_eager::<f16>(&[N]);
+    w2_chain_matches_eager::<bf16>(&[N]);
+}
+
+#[test]
+fn chains_too_large_for_the_caches_prefetch_and_stream_with_the_same_values() {
+    let _serial = serial();
+    // Rows of several blocks, past the prefetch threshold.
+    let rows = crate::stream::PREFETCH_FROM_BYTES / (4 * 1000) + 3;
+    w2_chain_matches_eager::<f32>(&[rows, 1000]);
+    // Past the streaming-store threshold, with a length that leaves partial lines.
+    w2_chain_matches_eager::<f32>(&[crate::stream::STREAM_FROM_BYTES / 4 + 77]);
 }
 
 #[test]
