@@ -31,7 +31,11 @@ pub fn stream_copy<E: Copy>(dst: &mut [E], src: &[E]) {
     );
     let size = std::mem::size_of::<E>();
     let address = dst.as_ptr() as usize;
-    if !cfg!(target_arch = "x86_64") || size == 0 || LINE % size != 0 || address % size != 0 {
+    if !cfg!(target_arch = "x86_64")
+        || size == 0
+        || !LINE.is_multiple_of(size)
+        || !address.is_multiple_of(size)
+    {
         dst.copy_from_slice(src);
         return;
     }
