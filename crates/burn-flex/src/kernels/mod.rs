@@ -20,7 +20,7 @@ pub mod int8_gemm;
 pub mod interpolate;
 pub mod pool;
 #[cfg(target_arch = "x86_64")]
-mod simd16;
+pub(crate) mod simd16;
 #[cfg(test)]
 mod test_util;
 pub mod transpose;

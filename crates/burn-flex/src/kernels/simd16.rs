@@ -1,6 +1,6 @@
 //! Sixteen `f32` lanes behind one trait: one AVX-512 register, or a pair of AVX2 registers.
-//! The Winograd kernel ([`super::conv_winograd`]) writes its transforms once against
-//! [`F32x16`] and is compiled for each instruction set under its own `#[target_feature]`
+//! The Winograd kernel ([`super::conv_winograd`]) and the softmax rows
+//! ([`crate::ops::softmax_x86`]) are written once against [`F32x16`] and compiled for each instruction set under its own `#[target_feature]`
 //! entry point, so the trait's methods (all `#[inline(always)]`) are inlined into code built
 //! for that set.
 //!
@@ -45,7 +45,7 @@ impl Isa {
     }
 }
 
-/// Sixteen `f32` lanes and the operations the Winograd kernel needs.
+/// Sixteen `f32` lanes and the operations the Winograd kernel and the softmax rows need.
 ///
 /// # Safety
 /// Every method needs the CPU features of its implementation; callers run them only inside a
@@ -66,6 +66,30 @@ pub(crate) trait F32x16 {
     unsafe fn load_masked(mask: u16, p: *const f32) -> Self::V;
     /// `p[i] = v[i]` where bit `i` of `mask` is set.
     unsafe fn store_masked(p: *mut f32, mask: u16, v: Self::V);
+    /// `p[0..16]` (any alignment).
+    unsafe fn load(p: *const f32) -> Self::V;
+    /// `p[0..16] = v` (any alignment).
+    unsafe fn store(p: *mut f32, v: Self::V);
+    /// `a · b`, lane by lane.
+    unsafe fn mul(a: Self::V, b: Self::V) -> Self::V;
+    /// `a · b + c`, lane by lane, rounded once.
+    unsafe fn mul_add(a: Self::V, b: Self::V, c: Self::V) -> Self::V;
+    /// The larger of `a` and `b`, lane by lane; `b` where either is NaN (x86 `maxps`).
+    unsafe fn max(a: Self::V, b: Self::V) -> Self::V;
+    /// `a[i]` where bit `i` of `mask` is set, else `b[i]`.
+    unsafe fn select(mask: u16, a: Self::V, b: Self::V) -> Self::V;
+    /// Bit `i` set where `a[i]` or `b[i]` is NaN.
+    unsafe fn unordered(a: Self::V, b: Self::V) -> u16;
+    /// Each lane rounded to the nearest integer, ties to even.
+    unsafe fn round(a: Self::V) -> Self::V;
+    /// `p · 2^n` for `p` in `[0.5, 2]` and integral `n` in `[-151, 0]`. AVX-512 rounds the
+    /// subnormal results once (`vscalefps`); AVX2 builds `2^n` from its exponent bits, so lanes
+    /// with `n ≤ -127` (results under about `1e-38`) come out 0.
+    unsafe fn scale_pow2(p: Self::V, n: Self::V) -> Self::V;
+    /// The sum of the lanes.
+    unsafe fn reduce_add(a: Self::V) -> f32;
+    /// The largest lane (no NaN among them).
+    unsafe fn reduce_max(a: Self::V) -> f32;
     /// The even and the odd lanes of the 32 values `a ‖ b`.
     unsafe fn even_odd(a: Self::V, b: Self::V) -> (Self::V, Self::V);
     /// `a0 b0 a1 b1 … a7 b7` and `a8 b8 … a15 b15`: the inverse of [`F32x16::even_odd`].
@@ -126,6 +150,72 @@ impl F32x16 for Avx512 {
     unsafe fn store_masked(p: *mut f32, mask: u16, v: __m512) {
         // SAFETY: the caller's: enabled lanes are writable.
         unsafe { _mm512_mask_storeu_ps(p, mask, v) }
+    }
+
+    #[inline(always)]
+    unsafe fn load(p: *const f32) -> __m512 {
+        // SAFETY: the caller's: 16 values are readable.
+        unsafe { _mm512_loadu_ps(p) }
+    }
+
+    #[inline(always)]
+    unsafe fn store(p: *mut f32, v: __m512) {
+        // SAFETY: the caller's: 16 values are writable.
+        unsafe { _mm512_storeu_ps(p, v) }
+    }
+
+    #[inline(always)]
+    unsafe fn mul(a: __m512, b: __m512) -> __m512 {
+        // SAFETY: the caller runs this with the set's features (see the trait).
+        unsafe { _mm512_mul_ps(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn mul_add(a: __m512, b: __m512, c: __m512) -> __m512 {
+        // SAFETY: the caller runs this with the set's features (see the trait).
+        unsafe { _mm512_fmadd_ps(a, b, c) }
+    }
+
+    #[inline(always)]
+    unsafe fn max(a: __m512, b: __m512) -> __m512 {
+        // SAFETY: the caller runs this with the set's features (see the trait).
+        unsafe { _mm512_max_ps(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn select(mask: u16, a: __m512, b: __m512) -> __m512 {
+        // SAFETY: the caller runs this with the set's features (see the trait).
+        unsafe { _mm512_mask_blend_ps(mask, b, a) }
+    }
+
+    #[inline(always)]
+    unsafe fn unordered(a: __m512, b: __m512) -> u16 {
+        // SAFETY: the caller runs this with the set's features (see the trait).
+        unsafe { _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn round(a: __m512) -> __m512 {
+        // SAFETY: the caller runs this with the set's features (see the trait).
+        unsafe { _mm512_roundscale_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(a) }
+    }
+
+    #[inline(always)]
+    unsafe fn scale_pow2(p: __m512, n: __m512) -> __m512 {
+        // SAFETY: the caller runs this with the set's features (see the trait).
+        unsafe { _mm512_scalef_ps(p, n) }
+    }
+
+    #[inline(always)]
+    unsafe fn reduce_add(a: __m512) -> f32 {
+        // SAFETY: the caller runs this with the set's features (see the trait).
+        unsafe { _mm512_reduce_add_ps(a) }
+    }
+
+    #[inline(always)]
+    unsafe fn reduce_max(a: __m512) -> f32 {
+        // SAFETY: the caller runs this with the set's features (see the trait).
+        unsafe { _mm512_reduce_max_ps(a) }
     }
 
     #[inline(always)]
@@ -298,6 +388,109 @@ impl F32x16 for Avx2 {
             _mm256_maskstore_ps(p, lo, v[0]);
             _mm256_maskstore_ps(p.wrapping_add(8), hi, v[1]);
         }
+    }
+
+    #[inline(always)]
+    unsafe fn load(p: *const f32) -> [__m256; 2] {
+        // SAFETY: the caller's: 16 values are readable.
+        unsafe { [_mm256_loadu_ps(p), _mm256_loadu_ps(p.add(8))] }
+    }
+
+    #[inline(always)]
+    unsafe fn store(p: *mut f32, v: [__m256; 2]) {
+        // SAFETY: the caller's: 16 values are writable.
+        unsafe {
+            _mm256_storeu_ps(p, v[0]);
+            _mm256_storeu_ps(p.add(8), v[1]);
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn mul(a: [__m256; 2], b: [__m256; 2]) -> [__m256; 2] {
+        // SAFETY: the caller runs this with the set's features (see the trait).
+        unsafe { [_mm256_mul_ps(a[0], b[0]), _mm256_mul_ps(a[1], b[1])] }
+    }
+
+    #[inline(always)]
+    unsafe fn mul_add(a: [__m256; 2], b: [__m256; 2], c: [__m256; 2]) -> [__m256; 2] {
+        // SAFETY: the caller runs this with the set's features (see the trait).
+        unsafe {
+            [
+                _mm256_fmadd_ps(a[0], b[0], c[0]),
+                _mm256_fmadd_ps(a[1], b[1], c[1]),
+            ]
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn max(a: [__m256; 2], b: [__m256; 2]) -> [__m256; 2] {
+        // SAFETY: the caller runs this with the set's features (see the trait).
+        unsafe { [_mm256_max_ps(a[0], b[0]), _mm256_max_ps(a[1], b[1])] }
+    }
+
+    #[inline(always)]
+    unsafe fn select(mask: u16, a: [__m256; 2], b: [__m256; 2]) -> [__m256; 2] {
+        // SAFETY: the caller runs this with the set's features (see the trait).
+        unsafe {
+            let (lo, hi) = avx2_masks(mask);
+            [
+                _mm256_blendv_ps(b[0], a[0], _mm256_castsi256_ps(lo)),
+                _mm256_blendv_ps(b[1], a[1], _mm256_castsi256_ps(hi)),
+            ]
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn unordered(a: [__m256; 2], b: [__m256; 2]) -> u16 {
+        // SAFETY: the caller runs this with the set's features (see the trait).
+        unsafe {
+            let lo = _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_UNORD_Q>(a[0], b[0]));
+            let hi = _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_UNORD_Q>(a[1], b[1]));
+            (lo | (hi << 8)) as u16
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn round(a: [__m256; 2]) -> [__m256; 2] {
+        const NEAREST: i32 = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+        // SAFETY: the caller runs this with the set's features (see the trait).
+        unsafe {
+            [
+                _mm256_round_ps::<NEAREST>(a[0]),
+                _mm256_round_ps::<NEAREST>(a[1]),
+            ]
+        }
+    }
+
+    /// `2^n` from the exponent bits `n + 127`, clamped at 0 (which makes the factor 0).
+    #[inline(always)]
+    unsafe fn scale_pow2(p: [__m256; 2], n: [__m256; 2]) -> [__m256; 2] {
+        // SAFETY: the caller runs this with the set's features (see the trait).
+        unsafe {
+            let pow2 = |n: __m256| {
+                let biased = _mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127));
+                let bits = _mm256_max_epi32(biased, _mm256_setzero_si256());
+                _mm256_castsi256_ps(_mm256_slli_epi32::<23>(bits))
+            };
+            [
+                _mm256_mul_ps(p[0], pow2(n[0])),
+                _mm256_mul_ps(p[1], pow2(n[1])),
+            ]
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn reduce_add(a: [__m256; 2]) -> f32 {
+        // SAFETY: the caller runs this with the set's features (see the trait).
+        let lanes: [f32; 8] = unsafe { core::mem::transmute(_mm256_add_ps(a[0], a[1])) };
+        lanes.iter().sum()
+    }
+
+    #[inline(always)]
+    unsafe fn reduce_max(a: [__m256; 2]) -> f32 {
+        // SAFETY: the caller runs this with the set's features (see the trait).
+        let lanes: [f32; 8] = unsafe { core::mem::transmute(_mm256_max_ps(a[0], a[1])) };
+        lanes.iter().fold(f32::NEG_INFINITY, |m, &v| m.max(v))
     }
 
     #[inline(always)]

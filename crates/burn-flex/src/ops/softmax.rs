@@ -6,7 +6,7 @@
 //! is still in the L1 cache. Rows are shared out across threads; the loops run in
 //! [`vectorized`] (the `f32` exponential is [`crate::simd::exp_f32_nonpositive`] on rows with a
 //! finite maximum, [`crate::simd::exp_f32`] on the others). `f16`/`bf16` compute in `f32`.
-//! On an AVX-512 CPU, `f32` softmax rows take `softmax_x86` (written with intrinsics).
+//! On an AVX-512 or AVX2 CPU, `f32` softmax rows take `softmax_x86` (written with intrinsics).
 
 use super::arith::NumElement;
 use super::creation::cast;
@@ -303,9 +303,7 @@ fn total<E: FloatElement>(a: &[E]) -> E {
 fn softmax_row<E: FloatElement + NumElement>(x: &[E], out: &mut [E]) {
     #[cfg(target_arch = "x86_64")]
     if let (Some(x32), Some(out32)) = (as_f32(x), as_f32_mut(out))
-        && softmax_x86::available()
-        // SAFETY: the CPU runs AVX-512F; `out` is a whole row.
-        && unsafe { softmax_x86::softmax_row(x32, out32) }
+        && softmax_x86::softmax_row(x32, out32)
     {
         return;
     }
