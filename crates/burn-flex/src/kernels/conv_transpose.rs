@@ -7,6 +7,7 @@ use super::im2col::{
     Geom, add_bias, check_bias, check_conv_transpose, col2im, lift, lower, spatial,
 };
 use crate::element::{FloatElement, as_f32, from_f32};
+use crate::tensor::pool;
 use burn_std::ConvTransposeOptions;
 
 /// Validates and runs a transposed convolution of any (lifted) dimensionality.
@@ -72,7 +73,8 @@ pub(crate) fn conv_transpose_forward<T: FloatElement>(
     let parallel = batch > 1 && batch * ic * rows * n_in >= PARALLEL_WORK;
     for_each_chunk(&mut out, oc * n_out, parallel, |b, out_b| {
         let x_b = &x[b * ic * n_in..(b + 1) * ic * n_in];
-        let mut col = vec![T::zero(); rows * n_in];
+        // Every value of `col` is written by the product.
+        let mut col = pool::for_overwrite::<T>(rows * n_in);
         for gi in 0..g.groups {
             let x_g = &x_b[gi * icg * n_in..(gi + 1) * icg * n_in];
             let w_g = &w[gi * icg * rows..(gi + 1) * icg * rows];
@@ -90,6 +92,7 @@ pub(crate) fn conv_transpose_forward<T: FloatElement>(
             col2im(&col, ocg, os, ks, g, xs, img);
         }
         add_bias(out_b, bias, n_out);
+        pool::give_back(col);
     });
     out
 }
