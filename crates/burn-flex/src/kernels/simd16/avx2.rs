@@ -60,8 +60,21 @@ unsafe fn avx2_zip(x: __m256, y: __m256) -> [__m256; 2] {
     }
 }
 
+/// The trait's lane-by-lane binary operations, one instruction of the set per register.
+macro_rules! binary_ops {
+    ($($name:ident => $op:ident),*) => {$(
+        #[inline(always)]
+        unsafe fn $name(a: [__m256; 2], b: [__m256; 2]) -> [__m256; 2] {
+            // SAFETY: the caller runs this with the set's features (see the trait).
+            unsafe { [$op(a[0], b[0]), $op(a[1], b[1])] }
+        }
+    )*};
+}
+
 impl F32x16 for Avx2 {
     type V = [__m256; 2];
+
+    binary_ops!(add => _mm256_add_ps, sub => _mm256_sub_ps, mul => _mm256_mul_ps, max => _mm256_max_ps);
 
     #[inline(always)]
     unsafe fn zero() -> [__m256; 2] {
@@ -73,18 +86,6 @@ impl F32x16 for Avx2 {
     unsafe fn splat(x: f32) -> [__m256; 2] {
         // SAFETY: the caller runs this with the set's features (see the trait).
         unsafe { [_mm256_set1_ps(x); 2] }
-    }
-
-    #[inline(always)]
-    unsafe fn add(a: [__m256; 2], b: [__m256; 2]) -> [__m256; 2] {
-        // SAFETY: the caller runs this with the set's features (see the trait).
-        unsafe { [_mm256_add_ps(a[0], b[0]), _mm256_add_ps(a[1], b[1])] }
-    }
-
-    #[inline(always)]
-    unsafe fn sub(a: [__m256; 2], b: [__m256; 2]) -> [__m256; 2] {
-        // SAFETY: the caller runs this with the set's features (see the trait).
-        unsafe { [_mm256_sub_ps(a[0], b[0]), _mm256_sub_ps(a[1], b[1])] }
     }
 
     #[inline(always)]
@@ -125,12 +126,6 @@ impl F32x16 for Avx2 {
     }
 
     #[inline(always)]
-    unsafe fn mul(a: [__m256; 2], b: [__m256; 2]) -> [__m256; 2] {
-        // SAFETY: the caller runs this with the set's features (see the trait).
-        unsafe { [_mm256_mul_ps(a[0], b[0]), _mm256_mul_ps(a[1], b[1])] }
-    }
-
-    #[inline(always)]
     unsafe fn mul_add(a: [__m256; 2], b: [__m256; 2], c: [__m256; 2]) -> [__m256; 2] {
         // SAFETY: the caller runs this with the set's features (see the trait).
         unsafe {
@@ -139,12 +134,6 @@ impl F32x16 for Avx2 {
                 _mm256_fmadd_ps(a[1], b[1], c[1]),
             ]
         }
-    }
-
-    #[inline(always)]
-    unsafe fn max(a: [__m256; 2], b: [__m256; 2]) -> [__m256; 2] {
-        // SAFETY: the caller runs this with the set's features (see the trait).
-        unsafe { [_mm256_max_ps(a[0], b[0]), _mm256_max_ps(a[1], b[1])] }
     }
 
     #[inline(always)]

@@ -6,8 +6,21 @@ use core::arch::x86_64::*;
 /// AVX-512F.
 pub(crate) struct Avx512;
 
+/// The trait's lane-by-lane binary operations, each one instruction of the set.
+macro_rules! binary_ops {
+    ($($name:ident => $op:ident),*) => {$(
+        #[inline(always)]
+        unsafe fn $name(a: __m512, b: __m512) -> __m512 {
+            // SAFETY: the caller runs this with the set's features (see the trait).
+            unsafe { $op(a, b) }
+        }
+    )*};
+}
+
 impl F32x16 for Avx512 {
     type V = __m512;
+
+    binary_ops!(add => _mm512_add_ps, sub => _mm512_sub_ps, mul => _mm512_mul_ps, max => _mm512_max_ps);
 
     #[inline(always)]
     unsafe fn zero() -> __m512 {
@@ -19,18 +32,6 @@ impl F32x16 for Avx512 {
     unsafe fn splat(x: f32) -> __m512 {
         // SAFETY: the caller runs this with the set's features (see the trait).
         unsafe { _mm512_set1_ps(x) }
-    }
-
-    #[inline(always)]
-    unsafe fn add(a: __m512, b: __m512) -> __m512 {
-        // SAFETY: the caller runs this with the set's features (see the trait).
-        unsafe { _mm512_add_ps(a, b) }
-    }
-
-    #[inline(always)]
-    unsafe fn sub(a: __m512, b: __m512) -> __m512 {
-        // SAFETY: the caller runs this with the set's features (see the trait).
-        unsafe { _mm512_sub_ps(a, b) }
     }
 
     #[inline(always)]
@@ -58,21 +59,9 @@ impl F32x16 for Avx512 {
     }
 
     #[inline(always)]
-    unsafe fn mul(a: __m512, b: __m512) -> __m512 {
-        // SAFETY: the caller runs this with the set's features (see the trait).
-        unsafe { _mm512_mul_ps(a, b) }
-    }
-
-    #[inline(always)]
     unsafe fn mul_add(a: __m512, b: __m512, c: __m512) -> __m512 {
         // SAFETY: the caller runs this with the set's features (see the trait).
         unsafe { _mm512_fmadd_ps(a, b, c) }
-    }
-
-    #[inline(always)]
-    unsafe fn max(a: __m512, b: __m512) -> __m512 {
-        // SAFETY: the caller runs this with the set's features (see the trait).
-        unsafe { _mm512_max_ps(a, b) }
     }
 
     #[inline(always)]
