@@ -40,8 +40,9 @@ const BLOCK_BYTES: usize = 512 << 10;
 /// the transforms cost more than the multiply-adds they save).
 pub(crate) fn applies(w_shape: [usize; 5], g: &Geom, xs: [usize; 3], os: [usize; 3]) -> bool {
     let [oc, ic, kd, kh, kw] = w_shape;
-    // AVX2 hosts keep im2col + gemm: the AVX2 kernel is checked but not yet measured faster
-    // (one Zen 3 run: 57 GFLOP/s at W5, against 86 for im2col + gemm on another Zen 3 day).
+    // AVX2 hosts take `conv_direct`: the AVX2 build of this kernel is checked but slower (a
+    // Zen 3 run: 57 GFLOP/s at W5; the direct kernel's 6×16 tile ran 134–137 on a Zen 2 host,
+    // im2col + gemm 66–83).
     Isa::detect() == Some(Isa::Avx512)
         && g.stride == [1, 1, 1]
         && g.dilation == [1, 1, 1]
