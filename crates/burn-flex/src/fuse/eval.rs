@@ -158,7 +158,7 @@ fn eval_typed<E: FloatElement>(program: &Program) -> Vec<E> {
     let streamed = bytes >= STREAM_FROM_BYTES;
     let large = Large {
         streamed,
-        prefetch: bytes >= PREFETCH_FROM_BYTES,
+        prefetch: bytes >= PREFETCH_FROM_BYTES && stream::prefetch_pays(),
     };
     if n >= PAR_THRESHOLD && threads > 1 {
         let chunk = n

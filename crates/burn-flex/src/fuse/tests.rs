@@ -67,11 +67,37 @@ fn an_element_wise_chain_is_one_program_equal_to_the_eager_ops() {
 #[test]
 fn chains_too_large_for_the_caches_prefetch_and_stream_with_the_same_values() {
     let _serial = serial();
-    // Rows of several blocks, past the prefetch threshold.
+    // Rows of several blocks, past the prefetch threshold (prefetched where that pays).
     let rows = crate::stream::PREFETCH_FROM_BYTES / (4 * 1000) + 3;
     w2_chain_matches_eager::<f32>(&[rows, 1000]);
     // Past the streaming-store threshold, with a length that leaves partial lines.
     w2_chain_matches_eager::<f32>(&[crate::stream::STREAM_FROM_BYTES / 4 + 77]);
+}
+
+#[test]
+fn prefetching_is_for_intel_cpus() {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // The brand string names the vendor too (leaves 0x8000_0002–4).
+        let brand: Vec<u8> = (0x8000_0002..=0x8000_0004u32)
+            .flat_map(|leaf| {
+                #[allow(unused_unsafe)]
+                // SAFETY: every x86-64 CPU has the extended brand-string leaves.
+                let r = unsafe { std::arch::x86_64::__cpuid(leaf) };
+                [r.eax, r.ebx, r.ecx, r.edx]
+                    .into_iter()
+                    .flat_map(u32::to_le_bytes)
+            })
+            .collect();
+        let brand = String::from_utf8_lossy(&brand).to_lowercase();
+        if brand.contains("intel") || brand.contains("amd") {
+            assert_eq!(
+                crate::stream::prefetch_pays(),
+                brand.contains("intel"),
+                "{brand}"
+            );
+        }
+    }
 }
 
 #[test]
