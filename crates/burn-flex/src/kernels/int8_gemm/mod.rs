@@ -13,6 +13,9 @@
 //!   A tile of 8 rows × 32 columns keeps 16 accumulators in registers; a task's rows meet one
 //!   panel pair after another (the pair stays in cache); rows are split across threads when
 //!   the work is large.
+//! - **AVX2** (`vpmaddwd`: 16 `i16 × i16` products summed in pairs into 8 `i32` lanes): `b`
+//!   packed into panels of 8 columns × 2 consecutive `k`, widened to `i16`; a tile of 4 rows ×
+//!   16 columns.
 //! - **Portable**: a row of `i32` sums updated by `a[i][k] · b[k][·]`, which the compiler
 //!   vectorizes for the widest instruction set (`simd::vectorized`).
 
@@ -90,6 +93,8 @@ pub enum Int8Kernel {
     Portable,
     /// AVX-512 VNNI.
     Vnni,
+    /// AVX2.
+    Avx2,
 }
 
 /// The fastest kernel this CPU runs.
@@ -101,6 +106,10 @@ pub fn best_kernel() -> Int8Kernel {
     {
         return Int8Kernel::Vnni;
     }
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        return Int8Kernel::Avx2;
+    }
     Int8Kernel::Portable
 }
 
@@ -111,11 +120,12 @@ pub struct PackedRhs {
     k: usize,
     n: usize,
     /// Portable: `b` row-major. VNNI: panel `p`, step `q` holds `b[4q + t][16p + c]` at
-    /// `(p · steps + q) · 64 + 4c + t`, zero beyond `k` and `n`.
+    /// `(p · steps + q) · 64 + 4c + t`, zero beyond `k` and `n`. AVX2: `i16` values as
+    /// `avx2::pack` lays them out, as little-endian bytes.
     data: Vec<i8>,
-    /// Steps of 4 along `k` (VNNI).
+    /// Steps of 4 (VNNI) or 2 (AVX2) along `k`.
     steps: usize,
-    /// Panels of 16 columns (VNNI).
+    /// Panels of 16 (VNNI) or 8 (AVX2) columns.
     panels: usize,
     /// `Σ_k b[k][j]` per (padded) column: the correction of the +128 offset of `a` (VNNI).
     col_sums: Vec<i32>,
@@ -160,6 +170,18 @@ impl PackedRhs {
                 #[cfg(not(target_arch = "x86_64"))]
                 unreachable!()
             }
+            Int8Kernel::Avx2 => {
+                #[cfg(target_arch = "x86_64")]
+                {
+                    assert!(
+                        std::arch::is_x86_feature_detected!("avx2"),
+                        "int8 matmul: this CPU has no AVX2"
+                    );
+                    avx2::pack(b, k, n)
+                }
+                #[cfg(not(target_arch = "x86_64"))]
+                unreachable!("int8 matmul: no AVX2 off x86-64")
+            }
         }
     }
 }
@@ -186,6 +208,10 @@ pub fn int8_matmul(product: &Int8Product<'_>, out: &mut [f32]) {
         Int8Kernel::Vnni => {
             #[cfg(target_arch = "x86_64")]
             vnni::matmul(product, out);
+        }
+        Int8Kernel::Avx2 => {
+            #[cfg(target_arch = "x86_64")]
+            avx2::matmul(product, out);
         }
     }
 }
@@ -232,165 +258,9 @@ fn portable(p: &Int8Product<'_>, out: &mut [f32]) {
 }
 
 #[cfg(target_arch = "x86_64")]
-mod vnni {
-    use super::{Int8Kernel, Int8Product, MR, PANEL, PackedRhs, by_rows};
-    use core::arch::x86_64::*;
-
-    pub(super) fn pack(b: &[i8], k: usize, n: usize) -> PackedRhs {
-        let steps = k.div_ceil(4);
-        let panels = n.div_ceil(PANEL);
-        let mut data = vec![0i8; panels * steps * 64];
-        // Four rows of `b` at a time: the four bytes of column j land together.
-        let zeros = vec![0i8; n];
-        for q in 0..steps {
-            let row = |t: usize| {
-                let kk = 4 * q + t;
-                if kk < k {
-                    &b[kk * n..(kk + 1) * n]
-                } else {
-                    &zeros[..]
-                }
-            };
-            let (r0, r1, r2, r3) = (row(0), row(1), row(2), row(3));
-            for j in 0..n {
-                let at = ((j / PANEL) * steps + q) * 64 + 4 * (j % PANEL);
-                data[at..at + 4].copy_from_slice(&[r0[j], r1[j], r2[j], r3[j]]);
-            }
-        }
-        let mut col_sums = vec![0i32; panels * PANEL];
-        crate::simd::vectorized(|| {
-            for row in b.chunks_exact(n) {
-                for (s, &v) in col_sums.iter_mut().zip(row) {
-                    *s += v as i32;
-                }
-            }
-        });
-        PackedRhs {
-            kernel: Int8Kernel::Vnni,
-            k,
-            n,
-            data,
-            steps,
-            panels,
-            col_sums,
-        }
-    }
-
-    pub(super) fn matmul(p: &Int8Product<'_>, out: &mut [f32]) {
-        let packed = p.b;
-        // 64 rows per task: 8 register tiles, enough work to amortize a task.
-        by_rows(p, out, 64, |first, chunk| {
-            let rows = chunk.len() / p.n;
-            let width = packed.steps * 4;
-            // The task's rows of `a` as u8 (+128), padded with 128 (i8 zero) to whole steps
-            // of 4 and to whole tiles of MR rows.
-            let tiles = rows.div_ceil(MR);
-            let mut a_pack = vec![0x80u8; tiles * MR * width];
-            for r in 0..rows {
-                let i = first + r;
-                let src = &p.a[i * p.k..(i + 1) * p.k];
-                for (dst, &v) in a_pack[r * width..r * width + p.k].iter_mut().zip(src) {
-                    *dst = (v as u8) ^ 0x80;
-                }
-            }
-            // Panels outer, row tiles inner: a panel pair stays in cache across the tiles.
-            let mut panel = 0;
-            while panel < packed.panels {
-                let panels = if packed.panels - panel >= 2 { 2 } else { 1 };
-                for tile in 0..tiles {
-                    let live = MR.min(rows - tile * MR);
-                    let a_tile = &a_pack[tile * MR * width..(tile + 1) * MR * width];
-                    // SAFETY: `best_kernel` checked AVX-512F/BW/VNNI before this path was
-                    // taken; the tile and panels hold `steps` full steps each.
-                    let sums = unsafe {
-                        if panels == 2 {
-                            tile_kernel::<2>(a_tile, width, packed, panel)
-                        } else {
-                            tile_kernel::<1>(a_tile, width, packed, panel)
-                        }
-                    };
-                    let out_rows = &mut chunk[tile * MR * p.n..(tile * MR + live) * p.n];
-                    store(
-                        p,
-                        packed,
-                        first + tile * MR,
-                        live,
-                        panel,
-                        panels,
-                        &sums,
-                        out_rows,
-                    );
-                }
-                panel += panels;
-            }
-        });
-    }
-
-    /// The `i32` sums of an MR-row tile against `NP` panels, `[row][panel·16 + column]`.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
-    unsafe fn tile_kernel<const NP: usize>(
-        a_tile: &[u8],
-        width: usize,
-        packed: &PackedRhs,
-        panel: usize,
-    ) -> [[i32; 2 * PANEL]; MR] {
-        let mut acc = [[_mm512_setzero_si512(); NP]; MR];
-        let steps = packed.steps;
-        let base = packed.data.as_ptr();
-        let a = a_tile.as_ptr();
-        for q in 0..steps {
-            let mut b = [_mm512_setzero_si512(); NP];
-            for (np, slot) in b.iter_mut().enumerate() {
-                // SAFETY: panel + np < panels and q < steps: inside `packed.data`.
-                *slot =
-                    unsafe { _mm512_loadu_si512(base.add(((panel + np) * steps + q) * 64).cast()) };
-            }
-            for (r, row_acc) in acc.iter_mut().enumerate() {
-                // SAFETY: r < MR and 4q + 4 ≤ width: inside `a_tile`.
-                let quad = unsafe { (a.add(r * width + 4 * q) as *const i32).read_unaligned() };
-                let bcast = _mm512_set1_epi32(quad);
-                for (slot, &bv) in row_acc.iter_mut().zip(&b) {
-                    *slot = _mm512_dpbusd_epi32(*slot, bcast, bv);
-                }
-            }
-        }
-        let mut sums = [[0i32; 2 * PANEL]; MR];
-        for (row, row_acc) in sums.iter_mut().zip(&acc) {
-            for (np, v) in row_acc.iter().enumerate() {
-                // SAFETY: each row holds 2 panels of 16 i32.
-                unsafe { _mm512_storeu_si512(row.as_mut_ptr().add(np * PANEL).cast(), *v) };
-            }
-        }
-        sums
-    }
-
-    /// Writes a tile's sums, offset-corrected and scaled, into the live rows and columns.
-    #[allow(clippy::too_many_arguments)]
-    fn store(
-        p: &Int8Product<'_>,
-        packed: &PackedRhs,
-        first_row: usize,
-        live: usize,
-        panel: usize,
-        panels: usize,
-        sums: &[[i32; 2 * PANEL]; MR],
-        out_rows: &mut [f32],
-    ) {
-        let col0 = panel * PANEL;
-        let cols = (panels * PANEL).min(p.n - col0);
-        for (r, row) in sums.iter().enumerate().take(live) {
-            let rs = p.row_scale(first_row + r);
-            let out = &mut out_rows[r * p.n + col0..r * p.n + col0 + cols];
-            for (c, o) in out.iter_mut().enumerate() {
-                let j = col0 + c;
-                // The hardware sum of (a + 128)·b may wrap for large k; the exact result fits
-                // in i32, so wrapping arithmetic recovers it.
-                let exact = row[c].wrapping_sub(128i32.wrapping_mul(packed.col_sums[j]));
-                *o = exact as f32 * rs * p.col_scale(j);
-            }
-        }
-    }
-}
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod vnni;
 
 #[cfg(test)]
 mod tests {
@@ -459,22 +329,38 @@ mod tests {
         }
     }
 
+    /// The shapes the vector kernels are checked on: tails of rows, of `k` and of columns.
+    const SHAPES: [(usize, usize, usize); 9] = [
+        (1, 1, 1),
+        (3, 5, 7),
+        (4, 4, 16),
+        (5, 63, 17),
+        (17, 64, 33),
+        (64, 130, 40),
+        (300, 77, 129),
+        (129, 1024, 48),
+        (70, 3, 9),
+    ];
+
+    #[test]
+    fn avx2_kernel_is_exact() {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            for (m, k, n) in SHAPES {
+                check(Int8Kernel::Avx2, m, k, n, m % 2 == 1);
+            }
+            return;
+        }
+        eprintln!("skipped: this CPU has no AVX2");
+    }
+
     #[test]
     fn vnni_kernel_is_exact() {
         if best_kernel() != Int8Kernel::Vnni {
             eprintln!("skipped: this CPU has no AVX-512 VNNI");
             return;
         }
-        for (m, k, n) in [
-            (1, 1, 1),
-            (3, 5, 7),
-            (4, 4, 16),
-            (5, 63, 17),
-            (17, 64, 33),
-            (64, 130, 40),
-            (300, 77, 129),
-            (129, 1024, 48),
-        ] {
+        for (m, k, n) in SHAPES {
             check(Int8Kernel::Vnni, m, k, n, m % 2 == 1);
         }
     }
