@@ -15,8 +15,8 @@
 //! straight into the NCHW output, the bias already in the accumulators.
 //!
 //! [`conv_f32`] runs when [`applies`] says so (f32, stride 1, an AVX-512 or AVX2 CPU, little
-//! waste) and [`super::conv_winograd`] does not take the convolution (on AVX-512, 3×3 kernels
-//! with 16 channels or more); everything else keeps im2col and `gemm`.
+//! waste) and [`super::conv_winograd`] does not take the convolution (3×3 kernels with 16
+//! channels or more); everything else keeps im2col and `gemm`.
 
 mod tile;
 
