@@ -254,6 +254,27 @@ pub fn check_forward(cases: &[Case], transposed: bool) {
 pub(crate) type ConvF32 =
     fn(&[f32], [usize; 5], &[f32], [usize; 5], Option<&[f32]>, &Geom, [usize; 3], &mut [f32]);
 
+/// A kernel on each instruction set this CPU runs (AVX-512 first, then AVX2) as the reference
+/// checks take it, from its entry point for each; `what` names it when neither runs.
+pub(crate) fn per_isa(
+    on_avx512: ConvF32,
+    on_avx2: ConvF32,
+    what: &str,
+) -> Vec<(super::isa::Isa, ConvF32)> {
+    use super::isa::Isa;
+    let kernels: Vec<_> = Isa::available()
+        .into_iter()
+        .map(|isa| match isa {
+            Isa::Avx512 => (isa, on_avx512),
+            Isa::Avx2 => (isa, on_avx2),
+        })
+        .collect();
+    if kernels.is_empty() {
+        eprintln!("{what}: this CPU has neither AVX-512 nor AVX2; not exercised");
+    }
+    kernels
+}
+
 /// Checks the kernel `conv` against [`naive_conv`] on data seeded by `seed`, with and without a
 /// bias, into an output first filled with NaN (so every value must be written).
 pub(crate) fn check_f32_kernel(

@@ -492,7 +492,9 @@ unsafe fn transform_b<S: F32x16>(e: [S::V; 4]) -> [S::V; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernels::conv_reference::{ConvF32, check_f32_kernel, check_f32_kernel_nested};
+    use crate::kernels::conv_reference::{
+        ConvF32, check_f32_kernel, check_f32_kernel_nested, per_isa,
+    };
 
     /// `(x, w, padding)` in lifted 3-d form.
     type Problem = ([usize; 5], [usize; 5], [usize; 3]);
@@ -500,21 +502,11 @@ mod tests {
     /// The kernel on each instruction set this CPU runs (AVX-512 first, then AVX2), as the
     /// reference checks take it.
     fn kernels() -> Vec<(Isa, ConvF32)> {
-        let on_avx512: ConvF32 =
-            |x, xs, w, ws, b, g, os, out| conv_f32_with(Isa::Avx512, x, xs, w, ws, b, g, os, out);
-        let on_avx2: ConvF32 =
-            |x, xs, w, ws, b, g, os, out| conv_f32_with(Isa::Avx2, x, xs, w, ws, b, g, os, out);
-        let kernels: Vec<_> = Isa::available()
-            .into_iter()
-            .map(|isa| match isa {
-                Isa::Avx512 => (isa, on_avx512),
-                Isa::Avx2 => (isa, on_avx2),
-            })
-            .collect();
-        if kernels.is_empty() {
-            eprintln!("conv_winograd: this CPU has neither AVX-512 nor AVX2; not exercised");
-        }
-        kernels
+        per_isa(
+            |x, xs, w, ws, b, g, os, out| conv_f32_with(Isa::Avx512, x, xs, w, ws, b, g, os, out),
+            |x, xs, w, ws, b, g, os, out| conv_f32_with(Isa::Avx2, x, xs, w, ws, b, g, os, out),
+            "conv_winograd",
+        )
     }
 
     #[test]

@@ -18,6 +18,7 @@ pub mod gemm;
 pub(crate) mod im2col;
 pub mod int8_gemm;
 pub mod interpolate;
+mod isa;
 pub mod pool;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod simd16;

@@ -23,9 +23,9 @@ mod tile;
 use super::common::PARALLEL_WORK;
 use super::conv_winograd;
 use super::im2col::Geom;
+use super::isa::Isa;
 use crate::parallel;
 use std::cell::RefCell;
-pub(crate) use tile::Tile;
 use tile::{MAX_POINTS, MAX_ROWS, NV, TileArgs};
 
 /// Grid points one parallel task computes when an image is split between threads.
@@ -35,14 +35,14 @@ const POINTS_PER_TASK: usize = 384;
 /// CPU, enough output channels per group to fill most of a tile, and at most a quarter more
 /// grid points than outputs (the padded columns and the last tile's tail).
 pub(crate) fn applies(w_shape: [usize; 5], g: &Geom, xs: [usize; 3], os: [usize; 3]) -> bool {
-    match Tile::detect() {
+    match Isa::detect() {
         Some(tile) => applies_to(tile, w_shape, g, xs, os),
         None => false,
     }
 }
 
 /// [`applies`] for the register tile `tile`.
-fn applies_to(tile: Tile, w_shape: [usize; 5], g: &Geom, xs: [usize; 3], os: [usize; 3]) -> bool {
+fn applies_to(tile: Isa, w_shape: [usize; 5], g: &Geom, xs: [usize; 3], os: [usize; 3]) -> bool {
     if g.stride != [1, 1, 1] {
         return false;
     }
@@ -53,8 +53,8 @@ fn applies_to(tile: Tile, w_shape: [usize; 5], g: &Geom, xs: [usize; 3], os: [us
     }
     let grid = Grid::new(xs, g, os);
     let n_out: usize = os.iter().product();
-    let computed = grid.len.div_ceil(tile.points()) * tile.points();
-    ocg >= tile.rows() / 2 && n_out > 0 && computed * 4 <= n_out * 5
+    let computed = grid.len.div_ceil(tile.tile_points()) * tile.tile_points();
+    ocg >= tile.tile_rows() / 2 && n_out > 0 && computed * 4 <= n_out * 5
 }
 
 /// The zero-padded image planes and the flat output grid over them.
@@ -139,14 +139,14 @@ pub(crate) fn conv_f32(
     os: [usize; 3],
     out: &mut [f32],
 ) {
-    let tile = Tile::detect().expect("conv_direct: expected an AVX-512 or AVX2 CPU");
+    let tile = Isa::detect().expect("conv_direct: expected an AVX-512 or AVX2 CPU");
     conv_f32_with(tile, x, x_shape, w, w_shape, bias, g, os, out);
 }
 
 /// [`conv_f32`] with the register tile `tile`, which the CPU must run.
 #[allow(clippy::too_many_arguments)]
 fn conv_f32_with(
-    tile: Tile,
+    tile: Isa,
     x: &[f32],
     x_shape: [usize; 5],
     w: &[f32],
@@ -157,8 +157,8 @@ fn conv_f32_with(
     out: &mut [f32],
 ) {
     assert!(
-        Tile::available().contains(&tile),
-        "conv_direct: this CPU does not run the {tile:?} tile"
+        Isa::available().contains(&tile),
+        "conv_direct: this CPU does not run {tile:?}"
     );
     let [batch, channels, d, h, wi] = x_shape;
     let [oc, icg, kd, kh, kw] = w_shape;
@@ -182,7 +182,7 @@ fn conv_f32_with(
     let panels: Vec<Vec<f32>> = (0..g.groups)
         .map(|gi| {
             let w_g = &w[gi * ocg * k_len..(gi + 1) * ocg * k_len];
-            pack_weights(w_g, ocg, k_len, tile.rows())
+            pack_weights(w_g, ocg, k_len, tile.tile_rows())
         })
         .collect();
     let work = batch * oc * k_len * n_out;
@@ -357,7 +357,7 @@ fn pad_image(
 
 /// One group's operands: the grid, packed weights, tap offsets and bias.
 struct Group<'a> {
-    tile: Tile,
+    tile: Isa,
     grid: &'a Grid,
     panels: &'a [f32],
     offsets: &'a [isize],
@@ -370,7 +370,7 @@ impl Group<'_> {
     /// Computes every tile of the group into `dst` `[ocg, n_out]`, split between threads when
     /// `parallel`.
     fn run(&self, padded: &[f32], dst: &mut [f32], parallel: bool) {
-        let points = self.tile.points();
+        let points = self.tile.tile_points();
         let tiles = self.grid.len.div_ceil(points);
         let per_task = POINTS_PER_TASK / points;
         let dst_ptr = SendPtr(dst.as_mut_ptr());
@@ -393,16 +393,16 @@ impl Group<'_> {
     /// # Safety
     /// `dst` holds `ocg · n_out` values no other thread writes at these grid points.
     unsafe fn tile(&self, padded: &[f32], q: usize, dst: SendPtr) {
-        let (lanes, mr) = (self.tile.lanes(), self.tile.rows());
+        let (lanes, mr) = (self.tile.tile_lanes(), self.tile.tile_rows());
         let mut stores = [Stores::default(); NV];
-        for (v, s) in stores.iter_mut().take(self.tile.vectors()).enumerate() {
+        for (v, s) in stores.iter_mut().take(self.tile.tile_vectors()).enumerate() {
             *s = self.grid.stores(q + lanes * v, lanes);
         }
         let k_len = self.offsets.len();
         let src = padded[q..].as_ptr();
         // The bound of every read below (the offsets increase, the last is the furthest).
         assert!(
-            q + self.tile.points() + self.offsets.last().copied().unwrap_or(0) as usize
+            q + self.tile.tile_points() + self.offsets.last().copied().unwrap_or(0) as usize
                 <= padded.len(),
             "conv_direct: tile at {q} reads past the padded image"
         );
@@ -424,7 +424,7 @@ impl Group<'_> {
             };
             // SAFETY: `conv_f32_with` checked the CPU runs the tile; reads stay in `padded`
             // (asserted above); stores as the caller guarantees.
-            unsafe { self.tile.run(rows, args) };
+            unsafe { self.tile.run_tile(rows, args) };
         }
     }
 }

@@ -1,29 +1,19 @@
 //! The direct kernel against the definition, on every instruction set the CPU runs.
 
 use super::*;
-use crate::kernels::conv_reference::{ConvF32, check_f32_kernel, check_f32_kernel_nested};
+use crate::kernels::conv_reference::{ConvF32, check_f32_kernel, check_f32_kernel_nested, per_isa};
 
 /// `(x, w, padding, dilation, groups)` in lifted 3-d form.
 type Problem = ([usize; 5], [usize; 5], [usize; 3], [usize; 3], usize);
 
 /// The kernel with each register tile this CPU runs (AVX-512 first, then AVX2), as the
 /// reference checks take it.
-fn kernels() -> Vec<(Tile, ConvF32)> {
-    let on_avx512: ConvF32 =
-        |x, xs, w, ws, b, g, os, out| conv_f32_with(Tile::Avx512, x, xs, w, ws, b, g, os, out);
-    let on_avx2: ConvF32 =
-        |x, xs, w, ws, b, g, os, out| conv_f32_with(Tile::Avx2, x, xs, w, ws, b, g, os, out);
-    let kernels: Vec<_> = Tile::available()
-        .into_iter()
-        .map(|tile| match tile {
-            Tile::Avx512 => (tile, on_avx512),
-            Tile::Avx2 => (tile, on_avx2),
-        })
-        .collect();
-    if kernels.is_empty() {
-        eprintln!("conv_direct: this CPU has neither AVX-512 nor AVX2; not exercised");
-    }
-    kernels
+fn kernels() -> Vec<(Isa, ConvF32)> {
+    per_isa(
+        |x, xs, w, ws, b, g, os, out| conv_f32_with(Isa::Avx512, x, xs, w, ws, b, g, os, out),
+        |x, xs, w, ws, b, g, os, out| conv_f32_with(Isa::Avx2, x, xs, w, ws, b, g, os, out),
+        "conv_direct",
+    )
 }
 
 #[test]
@@ -95,7 +85,7 @@ fn applies_to_w5_not_to_strided_or_wasteful_grids() {
     let ws = [64, 64, 1, 3, 3];
     assert_eq!(
         applies(ws, &g([1, 1, 1], [0, 1, 1]), [1, 56, 56], [1, 56, 56]),
-        Tile::detect().is_some()
+        Isa::detect().is_some()
     );
     assert!(!applies(
         ws,
@@ -122,7 +112,7 @@ fn applies_to_w5_not_to_strided_or_wasteful_grids() {
 
 #[test]
 fn stride_1_transposed_convolutions_run_direct() {
-    if Tile::detect().is_none() {
+    if Isa::detect().is_none() {
         return;
     }
     // The first stride-1 case of `conv_transpose`'s tests (which check the values).
@@ -146,7 +136,7 @@ fn stride_1_transposed_convolutions_run_direct() {
 
 #[test]
 fn runs_inside_rayon_tasks() {
-    if Tile::detect().is_none() {
+    if Isa::detect().is_none() {
         return;
     }
     // Batch 1 splits tiles between threads.

@@ -9,6 +9,7 @@
 //! tap: 73 GFLOP/s at W5 on a Zen 2 host.)
 
 use super::Stores;
+use crate::kernels::isa::Isa;
 
 /// The most vectors of grid points in one register tile.
 pub(super) const NV: usize = 3;
@@ -17,87 +18,46 @@ pub(super) const MAX_ROWS: usize = 8;
 /// The most grid points a tile covers (the read slack past the padded image).
 pub(super) const MAX_POINTS: usize = 16 * NV;
 
-/// Which register tile runs the convolution.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Tile {
-    /// AVX-512F: 8 output channels × 48 grid points.
-    Avx512,
-    /// AVX2 with FMA: 6 output channels × 16 grid points.
-    Avx2,
-}
-
-impl Tile {
-    /// Every tile, widest first.
-    #[cfg(target_arch = "x86_64")]
-    const ALL: [Tile; 2] = [Tile::Avx512, Tile::Avx2];
-
-    /// Whether this CPU runs the tile's instructions.
-    #[cfg(target_arch = "x86_64")]
-    fn runs(self) -> bool {
-        match self {
-            Tile::Avx512 => std::arch::is_x86_feature_detected!("avx512f"),
-            Tile::Avx2 => {
-                std::arch::is_x86_feature_detected!("avx2")
-                    && std::arch::is_x86_feature_detected!("fma")
-            }
-        }
-    }
-
-    /// The widest tile this CPU runs, if any.
-    pub(crate) fn detect() -> Option<Tile> {
-        Self::available().into_iter().next()
-    }
-
-    /// Every tile this CPU runs, widest first (the tests exercise each).
-    pub(crate) fn available() -> Vec<Tile> {
-        #[cfg(target_arch = "x86_64")]
-        {
-            Self::ALL.into_iter().filter(|t| t.runs()).collect()
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            Vec::new()
-        }
-    }
-
+/// The direct convolution's register tile on each instruction set.
+impl Isa {
     /// Output channels per tile (and per packed weight panel).
-    pub(super) const fn rows(self) -> usize {
+    pub(super) const fn tile_rows(self) -> usize {
         match self {
-            Tile::Avx512 => 8,
-            Tile::Avx2 => 6,
+            Isa::Avx512 => 8,
+            Isa::Avx2 => 6,
         }
     }
 
     /// Vectors of grid points per tile (at most [`NV`]).
-    pub(super) const fn vectors(self) -> usize {
+    pub(super) const fn tile_vectors(self) -> usize {
         match self {
-            Tile::Avx512 => 3,
-            Tile::Avx2 => 2,
+            Isa::Avx512 => 3,
+            Isa::Avx2 => 2,
         }
     }
 
     /// `f32` lanes per vector.
-    pub(super) const fn lanes(self) -> usize {
+    pub(super) const fn tile_lanes(self) -> usize {
         match self {
-            Tile::Avx512 => 16,
-            Tile::Avx2 => 8,
+            Isa::Avx512 => 16,
+            Isa::Avx2 => 8,
         }
     }
 
     /// Grid points per tile.
-    pub(super) const fn points(self) -> usize {
-        self.lanes() * self.vectors()
+    pub(super) const fn tile_points(self) -> usize {
+        self.tile_lanes() * self.tile_vectors()
     }
 
-    /// Runs the tile for `rows` (1 to [`Tile::rows`]) output channels.
+    /// Runs the tile for `rows` (1 to [`Isa::tile_rows`]) output channels.
     ///
     /// # Safety
-    /// The CPU runs this tile ([`Tile::available`]); `args` as [`TileArgs`] states.
-    pub(super) unsafe fn run(self, rows: usize, args: TileArgs<'_>) {
+    /// The CPU runs this tile ([`Isa::available`]); `args` as [`TileArgs`] states.
+    pub(super) unsafe fn run_tile(self, rows: usize, args: TileArgs<'_>) {
         assert!(
-            (1..=self.rows()).contains(&rows),
-            "conv_direct: a {self:?} tile holds 1 to {} rows, given {rows}",
-            self.rows()
+            (1..=self.tile_rows()).contains(&rows),
+            "conv_direct: an {self:?} tile holds 1 to {} rows, given {rows}",
+            self.tile_rows()
         );
         macro_rules! by_rows {
             ($kernel:ident, $($r:literal)*) => {
@@ -109,15 +69,15 @@ impl Tile {
             };
         }
         match self {
-            Tile::Avx512 => by_rows!(avx512_tile, 1 2 3 4 5 6 7 8),
-            Tile::Avx2 => by_rows!(avx2_tile, 1 2 3 4 5 6),
+            Isa::Avx512 => by_rows!(avx512_tile, 1 2 3 4 5 6 7 8),
+            Isa::Avx2 => by_rows!(avx2_tile, 1 2 3 4 5 6),
         }
     }
 }
 
 /// The operands of one register tile.
 ///
-/// `panel` holds `k · rows()` weights (`[k][rows()]`); `src + offsets[k] + points()` stays
+/// `panel` holds `k · tile_rows()` weights (`[k][tile_rows()]`); `src + offsets[k] + tile_points()` stays
 /// readable for every tap `k`; every store of `stores` (row `r` at `out + r·plane`) is writable.
 #[derive(Clone, Copy)]
 pub(super) struct TileArgs<'a> {
@@ -133,7 +93,7 @@ pub(super) struct TileArgs<'a> {
     pub out: *mut f32,
     /// The length of an output plane.
     pub plane: usize,
-    /// Each vector's stores (the first [`Tile::vectors`]).
+    /// Each vector's stores (the first [`Isa::tile_vectors`]).
     pub stores: &'a [Stores; NV],
 }
 
@@ -145,7 +105,7 @@ pub(super) struct TileArgs<'a> {
 #[target_feature(enable = "avx512f")]
 unsafe fn avx512_tile<const ROWS: usize>(args: TileArgs<'_>) {
     use core::arch::x86_64::*;
-    const MR: usize = Tile::Avx512.rows();
+    const MR: usize = Isa::Avx512.tile_rows();
     let mut acc = [[_mm512_setzero_ps(); NV]; ROWS];
     for (r, row) in acc.iter_mut().enumerate() {
         *row = [_mm512_set1_ps(args.bias[r]); NV];
@@ -183,8 +143,8 @@ unsafe fn avx512_tile<const ROWS: usize>(args: TileArgs<'_>) {
 #[target_feature(enable = "avx2,fma")]
 unsafe fn avx2_tile<const ROWS: usize>(args: TileArgs<'_>) {
     use core::arch::x86_64::*;
-    const MR: usize = Tile::Avx2.rows();
-    const NV: usize = Tile::Avx2.vectors();
+    const MR: usize = Isa::Avx2.tile_rows();
+    const NV: usize = Isa::Avx2.tile_vectors();
     let mut acc = [[_mm256_setzero_ps(); NV]; ROWS];
     for (r, row) in acc.iter_mut().enumerate() {
         *row = [_mm256_set1_ps(args.bias[r]); NV];
@@ -225,13 +185,13 @@ unsafe fn avx2_tile<const ROWS: usize>(args: TileArgs<'_>) {
     }
 }
 
-/// Never called: no tile is [`Tile::available`] off x86-64.
+/// Never called: no tile is [`Isa::available`] off x86-64.
 #[cfg(not(target_arch = "x86_64"))]
 unsafe fn avx512_tile<const ROWS: usize>(_: TileArgs<'_>) {
     unreachable!("conv_direct: AVX-512 tile off x86-64")
 }
 
-/// Never called: no tile is [`Tile::available`] off x86-64.
+/// Never called: no tile is [`Isa::available`] off x86-64.
 #[cfg(not(target_arch = "x86_64"))]
 unsafe fn avx2_tile<const ROWS: usize>(_: TileArgs<'_>) {
     unreachable!("conv_direct: AVX2 tile off x86-64")

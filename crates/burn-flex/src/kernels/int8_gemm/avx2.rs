@@ -7,7 +7,7 @@
 //! columns keeps 8 accumulators in registers (with the 2 panel steps, the broadcast and one
 //! product: 12 of 16).
 
-use super::{Int8Kernel, Int8Product, PackedRhs, by_rows};
+use super::{Int8Kernel, Int8Product, PackedRhs, packed_tiles, store_tile};
 use core::arch::x86_64::*;
 
 /// Rows of one register tile.
@@ -48,42 +48,20 @@ pub(super) fn pack(b: &[i8], k: usize, n: usize) -> PackedRhs {
 
 pub(super) fn matmul(p: &Int8Product<'_>, out: &mut [f32]) {
     let packed = p.b;
-    // 64 rows per task: 16 register tiles, enough work to amortize a task.
-    by_rows(p, out, 64, |first, chunk| {
-        let rows = chunk.len() / p.n;
-        let width = packed.steps * 2;
-        // The task's rows of `a` widened to i16, padded with zeros to whole steps of 2 and to
-        // whole tiles of ROWS rows.
-        let tiles = rows.div_ceil(ROWS);
-        let mut a_pack = vec![0i16; tiles * ROWS * width];
-        for r in 0..rows {
-            let i = first + r;
-            let src = &p.a[i * p.k..(i + 1) * p.k];
-            for (dst, &v) in a_pack[r * width..r * width + p.k].iter_mut().zip(src) {
-                *dst = i16::from(v);
+    let width = packed.steps * 2;
+    // Rows of `a` widened to i16, padded with zeros to whole steps of 2.
+    let a_format = (0i16, i16::from as fn(i8) -> i16);
+    packed_tiles(p, out, (ROWS, width), a_format, |job| {
+        // SAFETY: `best_kernel` checked AVX2 before this path was taken; the tile and panels
+        // hold `steps` full steps each.
+        let sums = unsafe {
+            if job.panels == 2 {
+                tile_kernel::<2>(job.a_tile, width, packed, job.panel)
+            } else {
+                tile_kernel::<1>(job.a_tile, width, packed, job.panel)
             }
-        }
-        // Panels outer, row tiles inner: a panel pair stays in cache across the tiles.
-        let mut panel = 0;
-        while panel < packed.panels {
-            let panels = if packed.panels - panel >= 2 { 2 } else { 1 };
-            for tile in 0..tiles {
-                let live = ROWS.min(rows - tile * ROWS);
-                let a_tile = &a_pack[tile * ROWS * width..(tile + 1) * ROWS * width];
-                // SAFETY: `best_kernel` checked AVX2 before this path was taken; the tile and
-                // panels hold `steps` full steps each.
-                let sums = unsafe {
-                    if panels == 2 {
-                        tile_kernel::<2>(a_tile, width, packed, panel)
-                    } else {
-                        tile_kernel::<1>(a_tile, width, packed, panel)
-                    }
-                };
-                let out_rows = &mut chunk[tile * ROWS * p.n..(tile * ROWS + live) * p.n];
-                store(p, first + tile * ROWS, live, panel, panels, &sums, out_rows);
-            }
-            panel += panels;
-        }
+        };
+        store_tile(p, job, PANEL, sums.iter().map(|r| &r[..]), |_| 0);
     });
 }
 
@@ -124,25 +102,4 @@ unsafe fn tile_kernel<const NP: usize>(
         }
     }
     sums
-}
-
-/// Writes a tile's sums, scaled, into the live rows and columns.
-fn store(
-    p: &Int8Product<'_>,
-    first_row: usize,
-    live: usize,
-    panel: usize,
-    panels: usize,
-    sums: &[[i32; 2 * PANEL]; ROWS],
-    out_rows: &mut [f32],
-) {
-    let col0 = panel * PANEL;
-    let cols = (panels * PANEL).min(p.n - col0);
-    for (r, row) in sums.iter().enumerate().take(live) {
-        let rs = p.row_scale(first_row + r);
-        let out = &mut out_rows[r * p.n + col0..r * p.n + col0 + cols];
-        for (c, o) in out.iter_mut().enumerate() {
-            *o = row[c] as f32 * rs * p.col_scale(col0 + c);
-        }
-    }
 }

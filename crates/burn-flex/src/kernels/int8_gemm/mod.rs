@@ -233,6 +233,81 @@ fn by_rows(
     });
 }
 
+/// One register tile of a packed kernel: its rows of `a` (packed), the first of its panels and
+/// how many (1 or 2), its first row and live rows, and those rows of the output.
+struct TileJob<'a, A> {
+    a_tile: &'a [A],
+    panel: usize,
+    panels: usize,
+    first_row: usize,
+    live: usize,
+    out_rows: &'a mut [f32],
+}
+
+/// The driver the packed kernels share: each task of 64 rows packs its rows of `a` once
+/// (`convert` per value, `pad` to whole steps of `width` and whole tiles of `mr` rows), then
+/// meets `b`'s panels two at a time, each pair against every tile of the task (the pair stays
+/// in cache), and `tile` computes and stores one tile.
+fn packed_tiles<A: Copy + Send + Sync>(
+    p: &Int8Product<'_>,
+    out: &mut [f32],
+    (mr, width): (usize, usize),
+    (pad, convert): (A, fn(i8) -> A),
+    tile: impl Fn(TileJob<'_, A>) + Sync,
+) {
+    // 64 rows per task: several register tiles, enough work to amortize a task.
+    by_rows(p, out, 64, |first, chunk| {
+        let rows = chunk.len() / p.n;
+        let tiles = rows.div_ceil(mr);
+        let mut a_pack = vec![pad; tiles * mr * width];
+        for r in 0..rows {
+            let i = first + r;
+            let src = &p.a[i * p.k..(i + 1) * p.k];
+            for (dst, &v) in a_pack[r * width..r * width + p.k].iter_mut().zip(src) {
+                *dst = convert(v);
+            }
+        }
+        let mut panel = 0;
+        while panel < p.b.panels {
+            let panels = (p.b.panels - panel).min(2);
+            for t in 0..tiles {
+                let live = mr.min(rows - t * mr);
+                tile(TileJob {
+                    a_tile: &a_pack[t * mr * width..(t + 1) * mr * width],
+                    panel,
+                    panels,
+                    first_row: first + t * mr,
+                    live,
+                    out_rows: &mut chunk[t * mr * p.n..(t * mr + live) * p.n],
+                });
+            }
+            panel += panels;
+        }
+    });
+}
+
+/// Writes a tile's sums (`sums`, one slice per row, `panel_width` columns per panel), less
+/// `offset(j)` in column `j` with wrapping arithmetic, and scaled, into its live rows and
+/// columns.
+fn store_tile<'s, A>(
+    p: &Int8Product<'_>,
+    job: TileJob<'_, A>,
+    panel_width: usize,
+    sums: impl Iterator<Item = &'s [i32]>,
+    offset: impl Fn(usize) -> i32,
+) {
+    let col0 = job.panel * panel_width;
+    let cols = (job.panels * panel_width).min(p.n - col0);
+    for (r, row) in sums.enumerate().take(job.live) {
+        let rs = p.row_scale(job.first_row + r);
+        let out = &mut job.out_rows[r * p.n + col0..r * p.n + col0 + cols];
+        for (c, o) in out.iter_mut().enumerate() {
+            let j = col0 + c;
+            *o = row[c].wrapping_sub(offset(j)) as f32 * rs * p.col_scale(j);
+        }
+    }
+}
+
 fn portable(p: &Int8Product<'_>, out: &mut [f32]) {
     let (k, n) = (p.k, p.n);
     by_rows(p, out, 16, |first, chunk| {

@@ -1,7 +1,7 @@
 //! The AVX-512 VNNI kernel: `vpdpbusd` on `u8` rows of `a` (offset by +128) against panels of
 //! 16 columns × 4 steps of `k`.
 
-use super::{Int8Kernel, Int8Product, MR, PANEL, PackedRhs, by_rows};
+use super::{Int8Kernel, Int8Product, MR, PANEL, PackedRhs, packed_tiles, store_tile};
 use core::arch::x86_64::*;
 
 pub(super) fn pack(b: &[i8], k: usize, n: usize) -> PackedRhs {
@@ -46,51 +46,23 @@ pub(super) fn pack(b: &[i8], k: usize, n: usize) -> PackedRhs {
 
 pub(super) fn matmul(p: &Int8Product<'_>, out: &mut [f32]) {
     let packed = p.b;
-    // 64 rows per task: 8 register tiles, enough work to amortize a task.
-    by_rows(p, out, 64, |first, chunk| {
-        let rows = chunk.len() / p.n;
+    // Rows of `a` as u8 (+128), padded with 128 (i8 zero) to whole steps of 4.
+    let a_format = (0x80u8, (|v: i8| (v as u8) ^ 0x80) as fn(i8) -> u8);
+    packed_tiles(p, out, (MR, packed.steps * 4), a_format, |job| {
         let width = packed.steps * 4;
-        // The task's rows of `a` as u8 (+128), padded with 128 (i8 zero) to whole steps
-        // of 4 and to whole tiles of MR rows.
-        let tiles = rows.div_ceil(MR);
-        let mut a_pack = vec![0x80u8; tiles * MR * width];
-        for r in 0..rows {
-            let i = first + r;
-            let src = &p.a[i * p.k..(i + 1) * p.k];
-            for (dst, &v) in a_pack[r * width..r * width + p.k].iter_mut().zip(src) {
-                *dst = (v as u8) ^ 0x80;
+        // SAFETY: `best_kernel` checked AVX-512F/BW/VNNI before this path was taken; the tile
+        // and panels hold `steps` full steps each.
+        let sums = unsafe {
+            if job.panels == 2 {
+                tile_kernel::<2>(job.a_tile, width, packed, job.panel)
+            } else {
+                tile_kernel::<1>(job.a_tile, width, packed, job.panel)
             }
-        }
-        // Panels outer, row tiles inner: a panel pair stays in cache across the tiles.
-        let mut panel = 0;
-        while panel < packed.panels {
-            let panels = if packed.panels - panel >= 2 { 2 } else { 1 };
-            for tile in 0..tiles {
-                let live = MR.min(rows - tile * MR);
-                let a_tile = &a_pack[tile * MR * width..(tile + 1) * MR * width];
-                // SAFETY: `best_kernel` checked AVX-512F/BW/VNNI before this path was
-                // taken; the tile and panels hold `steps` full steps each.
-                let sums = unsafe {
-                    if panels == 2 {
-                        tile_kernel::<2>(a_tile, width, packed, panel)
-                    } else {
-                        tile_kernel::<1>(a_tile, width, packed, panel)
-                    }
-                };
-                let out_rows = &mut chunk[tile * MR * p.n..(tile * MR + live) * p.n];
-                store(
-                    p,
-                    packed,
-                    first + tile * MR,
-                    live,
-                    panel,
-                    panels,
-                    &sums,
-                    out_rows,
-                );
-            }
-            panel += panels;
-        }
+        };
+        // The hardware sum of (a + 128)·b may wrap for large k; the exact result fits in i32,
+        // so wrapping arithmetic recovers it.
+        let offset = |j: usize| 128i32.wrapping_mul(packed.col_sums[j]);
+        store_tile(p, job, PANEL, sums.iter().map(|r| &r[..]), offset);
     });
 }
 
@@ -129,31 +101,4 @@ unsafe fn tile_kernel<const NP: usize>(
         }
     }
     sums
-}
-
-/// Writes a tile's sums, offset-corrected and scaled, into the live rows and columns.
-#[allow(clippy::too_many_arguments)]
-fn store(
-    p: &Int8Product<'_>,
-    packed: &PackedRhs,
-    first_row: usize,
-    live: usize,
-    panel: usize,
-    panels: usize,
-    sums: &[[i32; 2 * PANEL]; MR],
-    out_rows: &mut [f32],
-) {
-    let col0 = panel * PANEL;
-    let cols = (panels * PANEL).min(p.n - col0);
-    for (r, row) in sums.iter().enumerate().take(live) {
-        let rs = p.row_scale(first_row + r);
-        let out = &mut out_rows[r * p.n + col0..r * p.n + col0 + cols];
-        for (c, o) in out.iter_mut().enumerate() {
-            let j = col0 + c;
-            // The hardware sum of (a + 128)·b may wrap for large k; the exact result fits
-            // in i32, so wrapping arithmetic recovers it.
-            let exact = row[c].wrapping_sub(128i32.wrapping_mul(packed.col_sums[j]));
-            *o = exact as f32 * rs * p.col_scale(j);
-        }
-    }
 }

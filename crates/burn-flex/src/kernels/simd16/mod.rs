@@ -13,41 +13,7 @@ mod avx512;
 pub(crate) use avx2::Avx2;
 pub(crate) use avx512::Avx512;
 
-/// Which vector instruction set a kernel runs with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Isa {
-    /// AVX-512F: one 16-lane register per vector.
-    Avx512,
-    /// AVX2 with FMA: two 8-lane registers per vector.
-    Avx2,
-}
-
-impl Isa {
-    /// Every set, widest first.
-    const ALL: [Isa; 2] = [Isa::Avx512, Isa::Avx2];
-
-    /// Whether this CPU runs the set.
-    fn runs(self) -> bool {
-        match self {
-            Isa::Avx512 => std::arch::is_x86_feature_detected!("avx512f"),
-            Isa::Avx2 => {
-                std::arch::is_x86_feature_detected!("avx2")
-                    && std::arch::is_x86_feature_detected!("fma")
-            }
-        }
-    }
-
-    /// The widest set this CPU runs, if any.
-    pub(crate) fn detect() -> Option<Isa> {
-        Isa::ALL.into_iter().find(|isa| isa.runs())
-    }
-
-    /// Every set this CPU runs, widest first (the tests exercise each).
-    #[cfg(test)]
-    pub(crate) fn available() -> Vec<Isa> {
-        Isa::ALL.into_iter().filter(|isa| isa.runs()).collect()
-    }
-}
+pub(crate) use super::isa::Isa;
 
 /// Sixteen `f32` lanes and the operations the Winograd kernel and the softmax rows need.
 ///
