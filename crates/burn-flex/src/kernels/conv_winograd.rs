@@ -10,8 +10,9 @@
 //! direct 2×2 outputs.
 //!
 //! Tiles are taken in blocks of [`block_tiles`] (a few dozen), small enough that a block's `V`
-//! and `M` stay in the core's L2 cache: each block's input transform, its 16 products (an
-//! 8 × 48 tile over `c`: one 8 × 48 register tile on AVX-512, six 4 × 16 ones on AVX2) and its output transform run on one thread, blocks in parallel. Both
+//! and `M` stay in the core's L2 cache: each block's input transform, its 16 products (one
+//! 8 × 48 register tile over `c` on AVX-512, six 4 × 16 ones on AVX2) and its output transform
+//! run on one thread, blocks in parallel. Both
 //! transforms work on 16 neighbouring tiles of a tile row at a time: the patches' columns are
 //! the even and odd lanes of two overlapping loads (masked, so the padding is never
 //! materialised). The code is written once over 16-lane vectors ([`super::simd16`]) and

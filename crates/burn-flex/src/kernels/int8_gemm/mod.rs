@@ -22,12 +22,6 @@
 /// Work (m·k·n) below which a product runs on one thread.
 const PARALLEL_THRESHOLD: usize = 1 << 18;
 
-/// Rows of one register tile.
-const MR: usize = 8;
-
-/// Columns of one packed panel (one 512-bit register of `i32`).
-const PANEL: usize = 16;
-
 /// The operands and epilogue of one integer product.
 pub struct Int8Product<'a> {
     /// Rows of `a` and of the result.

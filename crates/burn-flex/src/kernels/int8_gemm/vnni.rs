@@ -1,8 +1,13 @@
 //! The AVX-512 VNNI kernel: `vpdpbusd` on `u8` rows of `a` (offset by +128) against panels of
 //! 16 columns × 4 steps of `k`.
 
-use super::{Int8Kernel, Int8Product, MR, PANEL, PackedRhs, packed_tiles, store_tile};
+use super::{Int8Kernel, Int8Product, PackedRhs, packed_tiles, store_tile};
 use core::arch::x86_64::*;
+
+/// Rows of one register tile.
+const MR: usize = 8;
+/// Columns of one packed panel (one 512-bit register of `i32`).
+const PANEL: usize = 16;
 
 pub(super) fn pack(b: &[i8], k: usize, n: usize) -> PackedRhs {
     let steps = k.div_ceil(4);
