@@ -11,7 +11,7 @@
 //!
 //! Tiles are taken in blocks of [`block_tiles`] (a few dozen), small enough that a block's `V`
 //! and `M` stay in the core's L2 cache: each block's input transform, its 16 products (one
-//! 8 × 48 register tile over `c` on AVX-512, six 4 × 16 ones on AVX2) and its output transform
+//! 8 × 48 register tile over `c` on AVX-512, four 2 × 48 ones on AVX2) and its output transform
 //! run on one thread, blocks in parallel. Both
 //! transforms work on 16 neighbouring tiles of a tile row at a time: the patches' columns are
 //! the even and odd lanes of two overlapping loads (masked, so the padding is never
