@@ -47,22 +47,49 @@ fn indices(values: Vec<i64>, shape: Vec<usize>) -> T {
     }
 }
 
+/// `ModuleOps` adapters of one shape for several convolutions: the forward passes
+/// (`x, weight, bias, options`) and the weight gradients (`x, weight, output_grad, options`),
+/// each calling its slice kernel in `crate::kernels` with the tensors' values and shapes.
+macro_rules! conv_adapters {
+    (forward: $($name:ident($Options:ident<$d:literal>) => $kernel:path),+) => {$(
+        fn $name(x: T, weight: T, bias: Option<T>, options: $Options<$d>) -> T {
+            let op = stringify!($name);
+            let (xs, ws) = (dims(op, "x", &x), dims(op, "weight", &weight));
+            with_float!(x.dtype(), op, E => {
+                let bias = bias.as_ref().map(values::<E>);
+                let (out, shape) = $kernel(
+                    &values::<E>(&x), xs, &values::<E>(&weight), ws, bias.as_deref(), options,
+                );
+                FlexTensor::from_vec(out, shape)
+            })
+        }
+    )+};
+    (weight_backward: $($name:ident($Options:ident<$d:literal>) => $kernel:path),+) => {$(
+        fn $name(x: T, weight: T, output_grad: T, options: $Options<$d>) -> T {
+            let op = stringify!($name);
+            let (xs, ws) = (dims(op, "x", &x), dims(op, "weight", &weight));
+            with_float!(output_grad.dtype(), op, E => {
+                let grad = $kernel(
+                    &values::<E>(&x), xs, &values::<E>(&output_grad), ws, options,
+                );
+                FlexTensor::from_vec(grad, ws)
+            })
+        }
+    )+};
+}
+
 impl ModuleOps<Flex> for Flex {
-    fn conv2d(x: T, weight: T, bias: Option<T>, options: ConvOptions<2>) -> T {
-        let (xs, ws) = (dims("conv2d", "x", &x), dims("conv2d", "weight", &weight));
-        with_float!(x.dtype(), "conv2d", E => {
-            let bias = bias.as_ref().map(values::<E>);
-            let (out, shape) = conv::conv2d(
-                &values::<E>(&x),
-                xs,
-                &values::<E>(&weight),
-                ws,
-                bias.as_deref(),
-                options,
-            );
-            FlexTensor::from_vec(out, shape)
-        })
-    }
+    conv_adapters!(forward:
+        conv1d(ConvOptions<1>) => conv::conv1d,
+        conv2d(ConvOptions<2>) => conv::conv2d,
+        conv_transpose1d(ConvTransposeOptions<1>) => conv_transpose::conv_transpose1d,
+        conv_transpose2d(ConvTransposeOptions<2>) => conv_transpose::conv_transpose2d
+    );
+    conv_adapters!(weight_backward:
+        conv2d_weight_backward(ConvOptions<2>) => conv_backward::conv2d_weight_backward,
+        conv_transpose2d_weight_backward(ConvTransposeOptions<2>)
+            => conv_backward::conv_transpose2d_weight_backward
+    );
     fn conv2d_x_backward(x: T, weight: T, output_grad: T, options: ConvOptions<2>) -> T {
         let op = "conv2d_x_backward";
         let (xs, ws) = (dims(op, "x", &x), dims(op, "weight", &weight));
@@ -73,52 +100,11 @@ impl ModuleOps<Flex> for Flex {
             FlexTensor::from_vec(grad, xs)
         })
     }
-    fn conv2d_weight_backward(x: T, weight: T, output_grad: T, options: ConvOptions<2>) -> T {
-        let op = "conv2d_weight_backward";
-        let (xs, ws) = (dims(op, "x", &x), dims(op, "weight", &weight));
-        with_float!(output_grad.dtype(), op, E => {
-            let grad = conv_backward::conv2d_weight_backward(
-                &values::<E>(&x), xs, &values::<E>(&output_grad), ws, options,
-            );
-            FlexTensor::from_vec(grad, ws)
-        })
-    }
     fn conv_bias_backward(output_grad: T) -> T {
         let shape = output_grad.shape().clone();
         with_float!(output_grad.dtype(), "conv_bias_backward", E => {
             let grad = conv_backward::conv_bias_backward(&values::<E>(&output_grad), &shape.dims);
             FlexTensor::from_vec(grad, [shape[1]])
-        })
-    }
-    fn conv_transpose2d_weight_backward(
-        x: T,
-        weight: T,
-        output_grad: T,
-        options: ConvTransposeOptions<2>,
-    ) -> T {
-        let op = "conv_transpose2d_weight_backward";
-        let (xs, ws) = (dims(op, "x", &x), dims(op, "weight", &weight));
-        with_float!(output_grad.dtype(), op, E => {
-            let grad = conv_backward::conv_transpose2d_weight_backward(
-                &values::<E>(&x), xs, &values::<E>(&output_grad), ws, options,
-            );
-            FlexTensor::from_vec(grad, ws)
-        })
-    }
-    fn conv_transpose2d(x: T, weight: T, bias: Option<T>, options: ConvTransposeOptions<2>) -> T {
-        let op = "conv_transpose2d";
-        let (xs, ws) = (dims(op, "x", &x), dims(op, "weight", &weight));
-        with_float!(x.dtype(), op, E => {
-            let bias = bias.as_ref().map(values::<E>);
-            let (out, shape) = conv_transpose::conv_transpose2d(
-                &values::<E>(&x),
-                xs,
-                &values::<E>(&weight),
-                ws,
-                bias.as_deref(),
-                options,
-            );
-            FlexTensor::from_vec(out, shape)
         })
     }
     fn avg_pool2d(
@@ -266,37 +252,6 @@ impl ModuleOps<Flex> for Flex {
             );
             FlexTensor::from_vec(out, ws)
         }))
-    }
-    fn conv1d(x: T, weight: T, bias: Option<T>, options: ConvOptions<1>) -> T {
-        let (xs, ws) = (dims("conv1d", "x", &x), dims("conv1d", "weight", &weight));
-        with_float!(x.dtype(), "conv1d", E => {
-            let bias = bias.as_ref().map(values::<E>);
-            let (out, shape) = conv::conv1d(
-                &values::<E>(&x),
-                xs,
-                &values::<E>(&weight),
-                ws,
-                bias.as_deref(),
-                options,
-            );
-            FlexTensor::from_vec(out, shape)
-        })
-    }
-    fn conv_transpose1d(x: T, weight: T, bias: Option<T>, options: ConvTransposeOptions<1>) -> T {
-        let op = "conv_transpose1d";
-        let (xs, ws) = (dims(op, "x", &x), dims(op, "weight", &weight));
-        with_float!(x.dtype(), op, E => {
-            let bias = bias.as_ref().map(values::<E>);
-            let (out, shape) = conv_transpose::conv_transpose1d(
-                &values::<E>(&x),
-                xs,
-                &values::<E>(&weight),
-                ws,
-                bias.as_deref(),
-                options,
-            );
-            FlexTensor::from_vec(out, shape)
-        })
     }
     fn max_pool1d_with_indices(
         x: T,

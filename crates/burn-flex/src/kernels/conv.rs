@@ -5,7 +5,7 @@ use super::common::{PARALLEL_WORK, for_each_chunk, is_half, narrow, widen};
 use super::conv_direct;
 #[cfg(target_arch = "x86_64")]
 use super::conv_winograd;
-use super::im2col::{Geom, add_bias, check_bias, check_conv, im2col, lower, spatial};
+use super::im2col::{ConvArgs, Geom, add_bias, check_bias, check_conv, im2col, lower, spatial};
 use crate::element::{FloatElement, as_f32, from_f32};
 use crate::parallel;
 use crate::tensor::pool;
@@ -60,15 +60,24 @@ pub(crate) fn conv_forward<T: FloatElement>(
     if let (Some(x), Some(w)) = (as_f32(x), as_f32(w)) {
         let bias = bias.map(|b| as_f32(b).expect("bias has the input's element type"));
         let out = || pool::for_overwrite::<f32>(batch * oc * n_out);
+        let args = ConvArgs {
+            x,
+            x_shape,
+            w,
+            w_shape,
+            bias,
+            g,
+            os,
+        };
         #[cfg(target_arch = "x86_64")]
         if conv_winograd::applies(w_shape, g, xs, os) {
             let mut out = out();
-            conv_winograd::conv_f32(x, x_shape, w, w_shape, bias, g, os, &mut out);
+            conv_winograd::conv_f32(&args, &mut out);
             return from_f32(out);
         }
         if conv_direct::applies(w_shape, g, xs, os) {
             let mut out = out();
-            conv_direct::conv_f32(x, x_shape, w, w_shape, bias, g, os, &mut out);
+            conv_direct::conv_f32(&args, &mut out);
             return from_f32(out);
         }
     }

@@ -118,211 +118,90 @@ pub fn conv_bias_backward<T: FloatElement>(grad_out: &[T], grad_shape: &[usize])
     sums.into_iter().map(from_f64).collect()
 }
 
-/// Gradient of [`conv1d`](super::conv::conv1d) w.r.t. its weight, shaped `weight_shape`
-/// `[out_ch, in_ch/groups, k]`, from `x` `[b, in_ch, l]` and `grad_out` `[b, out_ch, out_l]`.
-pub fn conv1d_weight_backward<T: FloatElement>(
-    x: &[T],
-    x_shape: [usize; 3],
-    grad_out: &[T],
-    weight_shape: [usize; 3],
-    options: ConvOptions<1>,
-) -> Vec<T> {
-    let g = Geom::conv(&options);
-    weight_backward(
-        "conv1d_weight_backward",
-        x,
-        &x_shape,
-        grad_out,
-        &weight_shape,
-        &g,
-    )
+/// The 1-, 2- and 3-d entry points of one family of gradients, from one template per family:
+/// each takes its rank's shapes (`N` dims) and options (`D` spatial dims), builds the lifted 3-d
+/// geometry, and calls the family's shared implementation under its own name (for errors).
+macro_rules! entry_points {
+    (weight: $($name:ident<$n:literal, $d:literal>),+) => {$(
+        #[doc = concat!(
+            "Gradient of [`conv", stringify!($d), "d`](super::conv::conv", stringify!($d),
+            "d) w.r.t. its weight, shaped `weight_shape` `[out_ch, in_ch/groups, kernel…]`, ",
+            "from `x` `[b, in_ch, spatial…]` and `grad_out` `[b, out_ch, out_spatial…]`."
+        )]
+        pub fn $name<T: FloatElement>(
+            x: &[T],
+            x_shape: [usize; $n],
+            grad_out: &[T],
+            weight_shape: [usize; $n],
+            options: ConvOptions<$d>,
+        ) -> Vec<T> {
+            let g = Geom::conv(&options);
+            weight_backward(stringify!($name), x, &x_shape, grad_out, &weight_shape, &g)
+        }
+    )+};
+    (input: $($name:ident<$n:literal, $d:literal>),+) => {$(
+        #[doc = concat!(
+            "Gradient of [`conv", stringify!($d), "d`](super::conv::conv", stringify!($d),
+            "d) w.r.t. its input, shaped `x_shape` `[b, in_ch, spatial…]`, from `grad_out` ",
+            "`[b, out_ch, out_spatial…]` and `weight` `[out_ch, in_ch/groups, kernel…]`."
+        )]
+        pub fn $name<T: FloatElement>(
+            grad_out: &[T],
+            weight: &[T],
+            weight_shape: [usize; $n],
+            x_shape: [usize; $n],
+            options: ConvOptions<$d>,
+        ) -> Vec<T> {
+            let g = Geom::conv(&options);
+            input_backward(stringify!($name), grad_out, weight, &weight_shape, &x_shape, &g)
+        }
+    )+};
+    (transpose_weight: $($name:ident<$n:literal, $d:literal>),+) => {$(
+        #[doc = concat!(
+            "Gradient of [`conv_transpose", stringify!($d), "d`](super::conv_transpose::",
+            "conv_transpose", stringify!($d), "d) w.r.t. its weight, shaped `weight_shape` ",
+            "`[in_ch, out_ch/groups, kernel…]`, from `x` `[b, in_ch, spatial…]` and `grad_out`."
+        )]
+        pub fn $name<T: FloatElement>(
+            x: &[T],
+            x_shape: [usize; $n],
+            grad_out: &[T],
+            weight_shape: [usize; $n],
+            options: ConvTransposeOptions<$d>,
+        ) -> Vec<T> {
+            let (g, po) = (Geom::transposed(&options), lift(options.padding_out, 0));
+            let name = stringify!($name);
+            transpose_weight_backward(name, x, &x_shape, grad_out, &weight_shape, &g, po)
+        }
+    )+};
+    (transpose_input: $($name:ident<$n:literal, $d:literal>),+) => {$(
+        #[doc = concat!(
+            "Gradient of [`conv_transpose", stringify!($d), "d`](super::conv_transpose::",
+            "conv_transpose", stringify!($d), "d) w.r.t. its input, shaped `x_shape` ",
+            "`[b, in_ch, spatial…]`, from `grad_out` and `weight`."
+        )]
+        pub fn $name<T: FloatElement>(
+            grad_out: &[T],
+            weight: &[T],
+            weight_shape: [usize; $n],
+            x_shape: [usize; $n],
+            options: ConvTransposeOptions<$d>,
+        ) -> Vec<T> {
+            let (g, po) = (Geom::transposed(&options), lift(options.padding_out, 0));
+            let name = stringify!($name);
+            transpose_input_backward(name, grad_out, weight, &weight_shape, &x_shape, &g, po)
+        }
+    )+};
 }
 
-/// Gradient of [`conv2d`](super::conv::conv2d) w.r.t. its weight, shaped `weight_shape`
-/// `[out_ch, in_ch/groups, kh, kw]`, from `x` `[b, in_ch, h, w]` and `grad_out`
-/// `[b, out_ch, oh, ow]`.
-pub fn conv2d_weight_backward<T: FloatElement>(
-    x: &[T],
-    x_shape: [usize; 4],
-    grad_out: &[T],
-    weight_shape: [usize; 4],
-    options: ConvOptions<2>,
-) -> Vec<T> {
-    let g = Geom::conv(&options);
-    weight_backward(
-        "conv2d_weight_backward",
-        x,
-        &x_shape,
-        grad_out,
-        &weight_shape,
-        &g,
-    )
-}
-
-/// Gradient of [`conv3d`](super::conv::conv3d) w.r.t. its weight, shaped `weight_shape`
-/// `[out_ch, in_ch/groups, kd, kh, kw]`, from `x` and `grad_out`.
-pub fn conv3d_weight_backward<T: FloatElement>(
-    x: &[T],
-    x_shape: [usize; 5],
-    grad_out: &[T],
-    weight_shape: [usize; 5],
-    options: ConvOptions<3>,
-) -> Vec<T> {
-    let g = Geom::conv(&options);
-    weight_backward(
-        "conv3d_weight_backward",
-        x,
-        &x_shape,
-        grad_out,
-        &weight_shape,
-        &g,
-    )
-}
-
-/// Gradient of [`conv1d`](super::conv::conv1d) w.r.t. its input, shaped `x_shape`
-/// `[b, in_ch, l]`, from `grad_out` `[b, out_ch, out_l]` and `weight`.
-pub fn conv1d_input_backward<T: FloatElement>(
-    grad_out: &[T],
-    weight: &[T],
-    weight_shape: [usize; 3],
-    x_shape: [usize; 3],
-    options: ConvOptions<1>,
-) -> Vec<T> {
-    let g = Geom::conv(&options);
-    input_backward(
-        "conv1d_input_backward",
-        grad_out,
-        weight,
-        &weight_shape,
-        &x_shape,
-        &g,
-    )
-}
-
-/// Gradient of [`conv2d`](super::conv::conv2d) w.r.t. its input, shaped `x_shape`
-/// `[b, in_ch, h, w]`, from `grad_out` `[b, out_ch, oh, ow]` and `weight`.
-pub fn conv2d_input_backward<T: FloatElement>(
-    grad_out: &[T],
-    weight: &[T],
-    weight_shape: [usize; 4],
-    x_shape: [usize; 4],
-    options: ConvOptions<2>,
-) -> Vec<T> {
-    let g = Geom::conv(&options);
-    input_backward(
-        "conv2d_input_backward",
-        grad_out,
-        weight,
-        &weight_shape,
-        &x_shape,
-        &g,
-    )
-}
-
-/// Gradient of [`conv3d`](super::conv::conv3d) w.r.t. its input, shaped `x_shape`
-/// `[b, in_ch, d, h, w]`, from `grad_out` and `weight`.
-pub fn conv3d_input_backward<T: FloatElement>(
-    grad_out: &[T],
-    weight: &[T],
-    weight_shape: [usize; 5],
-    x_shape: [usize; 5],
-    options: ConvOptions<3>,
-) -> Vec<T> {
-    let g = Geom::conv(&options);
-    input_backward(
-        "conv3d_input_backward",
-        grad_out,
-        weight,
-        &weight_shape,
-        &x_shape,
-        &g,
-    )
-}
-
-/// Gradient of [`conv_transpose1d`](super::conv_transpose::conv_transpose1d) w.r.t. its weight,
-/// shaped `weight_shape` `[in_ch, out_ch/groups, k]`, from `x` `[b, in_ch, l]` and `grad_out`.
-pub fn conv_transpose1d_weight_backward<T: FloatElement>(
-    x: &[T],
-    x_shape: [usize; 3],
-    grad_out: &[T],
-    weight_shape: [usize; 3],
-    options: ConvTransposeOptions<1>,
-) -> Vec<T> {
-    let (g, po) = (Geom::transposed(&options), lift(options.padding_out, 0));
-    let name = "conv_transpose1d_weight_backward";
-    transpose_weight_backward(name, x, &x_shape, grad_out, &weight_shape, &g, po)
-}
-
-/// Gradient of [`conv_transpose2d`](super::conv_transpose::conv_transpose2d) w.r.t. its weight,
-/// shaped `weight_shape` `[in_ch, out_ch/groups, kh, kw]`, from `x` `[b, in_ch, h, w]` and
-/// `grad_out`.
-pub fn conv_transpose2d_weight_backward<T: FloatElement>(
-    x: &[T],
-    x_shape: [usize; 4],
-    grad_out: &[T],
-    weight_shape: [usize; 4],
-    options: ConvTransposeOptions<2>,
-) -> Vec<T> {
-    let (g, po) = (Geom::transposed(&options), lift(options.padding_out, 0));
-    let name = "conv_transpose2d_weight_backward";
-    transpose_weight_backward(name, x, &x_shape, grad_out, &weight_shape, &g, po)
-}
-
-/// Gradient of [`conv_transpose3d`](super::conv_transpose::conv_transpose3d) w.r.t. its weight,
-/// shaped `weight_shape` `[in_ch, out_ch/groups, kd, kh, kw]`, from `x` and `grad_out`.
-pub fn conv_transpose3d_weight_backward<T: FloatElement>(
-    x: &[T],
-    x_shape: [usize; 5],
-    grad_out: &[T],
-    weight_shape: [usize; 5],
-    options: ConvTransposeOptions<3>,
-) -> Vec<T> {
-    let (g, po) = (Geom::transposed(&options), lift(options.padding_out, 0));
-    let name = "conv_transpose3d_weight_backward";
-    transpose_weight_backward(name, x, &x_shape, grad_out, &weight_shape, &g, po)
-}
-
-/// Gradient of [`conv_transpose1d`](super::conv_transpose::conv_transpose1d) w.r.t. its input,
-/// shaped `x_shape` `[b, in_ch, l]`, from `grad_out` and `weight`.
-pub fn conv_transpose1d_input_backward<T: FloatElement>(
-    grad_out: &[T],
-    weight: &[T],
-    weight_shape: [usize; 3],
-    x_shape: [usize; 3],
-    options: ConvTransposeOptions<1>,
-) -> Vec<T> {
-    let (g, po) = (Geom::transposed(&options), lift(options.padding_out, 0));
-    let name = "conv_transpose1d_input_backward";
-    transpose_input_backward(name, grad_out, weight, &weight_shape, &x_shape, &g, po)
-}
-
-/// Gradient of [`conv_transpose2d`](super::conv_transpose::conv_transpose2d) w.r.t. its input,
-/// shaped `x_shape` `[b, in_ch, h, w]`, from `grad_out` and `weight`.
-pub fn conv_transpose2d_input_backward<T: FloatElement>(
-    grad_out: &[T],
-    weight: &[T],
-    weight_shape: [usize; 4],
-    x_shape: [usize; 4],
-    options: ConvTransposeOptions<2>,
-) -> Vec<T> {
-    let (g, po) = (Geom::transposed(&options), lift(options.padding_out, 0));
-    let name = "conv_transpose2d_input_backward";
-    transpose_input_backward(name, grad_out, weight, &weight_shape, &x_shape, &g, po)
-}
-
-/// Gradient of [`conv_transpose3d`](super::conv_transpose::conv_transpose3d) w.r.t. its input,
-/// shaped `x_shape` `[b, in_ch, d, h, w]`, from `grad_out` and `weight`.
-pub fn conv_transpose3d_input_backward<T: FloatElement>(
-    grad_out: &[T],
-    weight: &[T],
-    weight_shape: [usize; 5],
-    x_shape: [usize; 5],
-    options: ConvTransposeOptions<3>,
-) -> Vec<T> {
-    let (g, po) = (Geom::transposed(&options), lift(options.padding_out, 0));
-    let name = "conv_transpose3d_input_backward";
-    transpose_input_backward(name, grad_out, weight, &weight_shape, &x_shape, &g, po)
-}
+entry_points!(weight: conv1d_weight_backward<3, 1>, conv2d_weight_backward<4, 2>,
+    conv3d_weight_backward<5, 3>);
+entry_points!(input: conv1d_input_backward<3, 1>, conv2d_input_backward<4, 2>,
+    conv3d_input_backward<5, 3>);
+entry_points!(transpose_weight: conv_transpose1d_weight_backward<3, 1>,
+    conv_transpose2d_weight_backward<4, 2>, conv_transpose3d_weight_backward<5, 3>);
+entry_points!(transpose_input: conv_transpose1d_input_backward<3, 1>,
+    conv_transpose2d_input_backward<4, 2>, conv_transpose3d_input_backward<5, 3>);
 
 #[cfg(test)]
 mod tests {

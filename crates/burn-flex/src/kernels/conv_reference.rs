@@ -5,7 +5,8 @@
 use crate::element::FloatElement;
 use crate::kernels::conv::{conv1d, conv2d, conv3d};
 use crate::kernels::conv_transpose::{conv_transpose1d, conv_transpose2d, conv_transpose3d};
-use crate::kernels::im2col::{Geom, lift_shape};
+use crate::kernels::im2col::{ConvArgs, Geom, lift_shape};
+use crate::kernels::isa::Isa;
 use crate::kernels::test_util::{assert_close, back, data, to};
 use burn_std::{ConvOptions, ConvTransposeOptions, bf16};
 
@@ -248,37 +249,25 @@ pub fn check_forward(cases: &[Case], transposed: bool) {
     }
 }
 
-/// The signature the f32 convolution kernels share (`conv_direct::conv_f32`,
-/// `conv_winograd::conv_f32`): input, its shape, weight, its shape, bias, geometry, output
-/// extents, output.
-pub(crate) type ConvF32 =
-    fn(&[f32], [usize; 5], &[f32], [usize; 5], Option<&[f32]>, &Geom, [usize; 3], &mut [f32]);
+/// The signature the f32 convolution kernels' entry points share (`conv_direct`'s and
+/// `conv_winograd`'s `conv_f32_with`): the instruction set to run, the convolution, the output.
+pub(crate) type ConvF32 = fn(Isa, &ConvArgs<f32>, &mut [f32]);
 
-/// A kernel on each instruction set this CPU runs (AVX-512 first, then AVX2) as the reference
-/// checks take it, from its entry point for each; `what` names it when neither runs.
-pub(crate) fn per_isa(
-    on_avx512: ConvF32,
-    on_avx2: ConvF32,
-    what: &str,
-) -> Vec<(super::isa::Isa, ConvF32)> {
-    use super::isa::Isa;
-    let kernels: Vec<_> = Isa::available()
-        .into_iter()
-        .map(|isa| match isa {
-            Isa::Avx512 => (isa, on_avx512),
-            Isa::Avx2 => (isa, on_avx2),
-        })
-        .collect();
-    if kernels.is_empty() {
+/// The instruction sets this CPU runs (AVX-512 first, then AVX2), on each of which the reference
+/// checks take a kernel; `what` names the kernel when there are none.
+pub(crate) fn per_isa(what: &str) -> Vec<Isa> {
+    let sets = Isa::available();
+    if sets.is_empty() {
         eprintln!("{what}: this CPU has neither AVX-512 nor AVX2; not exercised");
     }
-    kernels
+    sets
 }
 
-/// Checks the kernel `conv` against [`naive_conv`] on data seeded by `seed`, with and without a
-/// bias, into an output first filled with NaN (so every value must be written).
+/// Checks the kernel `conv` on `isa` against [`naive_conv`] on data seeded by `seed`, with and
+/// without a bias, into an output first filled with NaN (so every value must be written).
 pub(crate) fn check_f32_kernel(
     conv: ConvF32,
+    isa: Isa,
     xs: [usize; 5],
     ws: [usize; 5],
     g: &Geom,
@@ -292,35 +281,50 @@ pub(crate) fn check_f32_kernel(
         let (expected, shape) = naive_conv(&x, xs, &w, ws, bias, g);
         let os = [shape[2], shape[3], shape[4]];
         let mut out = vec![f32::NAN; expected.len()];
-        let b32 = bias.map(to::<f32>);
-        conv(
-            &to::<f32>(&x),
-            xs,
-            &to::<f32>(&w),
-            ws,
-            b32.as_deref(),
+        let (x32, w32, b32) = (to::<f32>(&x), to::<f32>(&w), bias.map(to::<f32>));
+        let args = ConvArgs {
+            x: &x32,
+            x_shape: xs,
+            w: &w32,
+            w_shape: ws,
+            bias: b32.as_deref(),
             g,
             os,
-            &mut out,
-        );
+        };
+        conv(isa, &args, &mut out);
         let what = format!("{what}, bias: {}", bias.is_some());
         assert_close(&back(&out), &expected, 1e-5, &what);
     }
 }
 
-/// Runs the kernel `conv` from 8 rayon tasks at once and checks each result: a task's
+/// Runs the kernel `conv` on `isa` from 8 rayon tasks at once and checks each result: a task's
 /// convolution may run on a thread waiting inside another one, so per-thread buffers must not
 /// stay borrowed across the kernel's own parallel sections.
-pub(crate) fn check_f32_kernel_nested(conv: ConvF32, xs: [usize; 5], ws: [usize; 5], g: &Geom) {
+pub(crate) fn check_f32_kernel_nested(
+    conv: ConvF32,
+    isa: Isa,
+    xs: [usize; 5],
+    ws: [usize; 5],
+    g: &Geom,
+) {
     use rayon::prelude::*;
     let x = data(xs.iter().product(), 1.0);
     let w = data(ws.iter().product(), 2.0);
     let (expected, shape) = naive_conv(&x, xs, &w, ws, None, g);
     let os = [shape[2], shape[3], shape[4]];
     let (x32, w32) = (to::<f32>(&x), to::<f32>(&w));
+    let args = ConvArgs {
+        x: &x32,
+        x_shape: xs,
+        w: &w32,
+        w_shape: ws,
+        bias: None,
+        g,
+        os,
+    };
     (0..8).into_par_iter().for_each(|_| {
         let mut out = vec![f32::NAN; expected.len()];
-        conv(&x32, xs, &w32, ws, None, g, os, &mut out);
+        conv(isa, &args, &mut out);
         assert_close(&back(&out), &expected, 1e-5, "nested");
     });
 }

@@ -4,7 +4,7 @@
 use super::common::{PARALLEL_WORK, for_each_chunk, is_half, narrow, widen};
 use super::conv_direct;
 use super::im2col::{
-    Geom, add_bias, check_bias, check_conv_transpose, col2im, lift, lower, spatial,
+    ConvArgs, Geom, add_bias, check_bias, check_conv_transpose, col2im, lift, lower, spatial,
 };
 use crate::element::{FloatElement, as_f32, from_f32};
 use crate::tensor::pool;
@@ -57,7 +57,16 @@ pub(crate) fn conv_transpose_forward<T: FloatElement>(
     }
     if let (Some(x32), Some(w32)) = (as_f32(x), as_f32(w)) {
         let bias32 = bias.map(|b| as_f32(b).expect("bias has the input's element type"));
-        if let Some(out) = conv_direct::transposed_f32(x32, x_shape, w32, w_shape, bias32, g, os) {
+        let args = ConvArgs {
+            x: x32,
+            x_shape,
+            w: w32,
+            w_shape,
+            bias: bias32,
+            g,
+            os,
+        };
+        if let Some(out) = conv_direct::transposed_f32(&args) {
             return from_f32(out);
         }
     }

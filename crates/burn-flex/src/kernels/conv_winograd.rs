@@ -23,7 +23,7 @@
 
 use super::common::PARALLEL_WORK;
 use super::conv_direct::SendPtr;
-use super::im2col::Geom;
+use super::im2col::{ConvArgs, Geom};
 use super::simd16::{Avx2, Avx512, F32x16, Isa};
 use crate::parallel;
 use std::cell::RefCell;
@@ -102,37 +102,25 @@ fn block_tiles(c: usize, ocp: usize) -> usize {
     (BLOCK_BYTES / per_tile / NR).max(1) * NR
 }
 
-/// The convolution of `x` `[b, c, 1, h, w]` with the 3×3 filters `w` `[oc, c, 1, 3, 3]` into
-/// `out` `[b, oc, 1, oh, ow]`, adding `bias` per output channel, with the widest instruction
-/// set of this CPU. Callers check [`applies`].
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn conv_f32(
-    x: &[f32],
-    x_shape: [usize; 5],
-    w: &[f32],
-    w_shape: [usize; 5],
-    bias: Option<&[f32]>,
-    g: &Geom,
-    os: [usize; 3],
-    out: &mut [f32],
-) {
+/// The convolution `args` (`x` `[b, c, 1, h, w]` with the 3×3 filters `w` `[oc, c, 1, 3, 3]`)
+/// into `out` `[b, oc, 1, oh, ow]`, adding the bias per output channel, with the widest
+/// instruction set of this CPU. Callers check [`applies`].
+pub(crate) fn conv_f32(args: &ConvArgs<f32>, out: &mut [f32]) {
     let isa = Isa::detect().expect("conv_winograd: expected an AVX-512 or AVX2 CPU");
-    conv_f32_with(isa, x, x_shape, w, w_shape, bias, g, os, out);
+    conv_f32_with(isa, args, out);
 }
 
 /// [`conv_f32`] with the instruction set `isa`, which this CPU must run.
-#[allow(clippy::too_many_arguments)]
-fn conv_f32_with(
-    isa: Isa,
-    x: &[f32],
-    x_shape: [usize; 5],
-    w: &[f32],
-    w_shape: [usize; 5],
-    bias: Option<&[f32]>,
-    g: &Geom,
-    os: [usize; 3],
-    out: &mut [f32],
-) {
+fn conv_f32_with(isa: Isa, args: &ConvArgs<f32>, out: &mut [f32]) {
+    let ConvArgs {
+        x,
+        x_shape,
+        w,
+        w_shape,
+        bias,
+        g,
+        os,
+    } = *args;
     let [batch, c, _, h, wi] = x_shape;
     let oc = w_shape[0];
     let [_, oh, ow] = os;
@@ -493,22 +481,10 @@ unsafe fn transform_b<S: F32x16>(e: [S::V; 4]) -> [S::V; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernels::conv_reference::{
-        ConvF32, check_f32_kernel, check_f32_kernel_nested, per_isa,
-    };
+    use crate::kernels::conv_reference::{check_f32_kernel, check_f32_kernel_nested, per_isa};
 
     /// `(x, w, padding)` in lifted 3-d form.
     type Problem = ([usize; 5], [usize; 5], [usize; 3]);
-
-    /// The kernel on each instruction set this CPU runs (AVX-512 first, then AVX2), as the
-    /// reference checks take it.
-    fn kernels() -> Vec<(Isa, ConvF32)> {
-        per_isa(
-            |x, xs, w, ws, b, g, os, out| conv_f32_with(Isa::Avx512, x, xs, w, ws, b, g, os, out),
-            |x, xs, w, ws, b, g, os, out| conv_f32_with(Isa::Avx2, x, xs, w, ws, b, g, os, out),
-            "conv_winograd",
-        )
-    }
 
     #[test]
     fn winograd_matches_the_definition() {
@@ -543,8 +519,9 @@ mod tests {
                 Isa::detect().is_some(),
                 "problem {i}"
             );
-            for (isa, conv) in kernels() {
-                check_f32_kernel(conv, xs, ws, &g, i as f64, &format!("problem {i} {isa:?}"));
+            for isa in per_isa("conv_winograd") {
+                let what = format!("problem {i} {isa:?}");
+                check_f32_kernel(conv_f32_with, isa, xs, ws, &g, i as f64, &what);
             }
         }
     }
@@ -589,8 +566,9 @@ mod tests {
             dilation: [1, 1, 1],
             groups: 1,
         };
-        for (_, conv) in kernels() {
-            check_f32_kernel_nested(conv, [1, 16, 1, 30, 30], [16, 16, 1, 3, 3], &g);
+        for isa in per_isa("conv_winograd") {
+            let (xs, ws) = ([1, 16, 1, 30, 30], [16, 16, 1, 3, 3]);
+            check_f32_kernel_nested(conv_f32_with, isa, xs, ws, &g);
         }
     }
 }

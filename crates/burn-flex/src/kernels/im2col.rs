@@ -17,6 +17,20 @@ pub(crate) struct Geom {
     pub groups: usize,
 }
 
+/// One convolution's operands, lifted to three spatial dimensions: the input `x` `[b, c, d, h,
+/// w]`, the weight `w` (`[oc, c/groups, kd, kh, kw]`, or `[c, oc/groups, …]` for a transposed
+/// convolution), an optional bias per output channel, the geometry and the output extents `os`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ConvArgs<'a, T> {
+    pub x: &'a [T],
+    pub x_shape: [usize; 5],
+    pub w: &'a [T],
+    pub w_shape: [usize; 5],
+    pub bias: Option<&'a [T]>,
+    pub g: &'a Geom,
+    pub os: [usize; 3],
+}
+
 impl Geom {
     /// The lifted geometry of a forward convolution.
     pub fn conv<const N: usize>(o: &ConvOptions<N>) -> Self {

@@ -22,7 +22,7 @@ mod tile;
 
 use super::common::PARALLEL_WORK;
 use super::conv_winograd;
-use super::im2col::Geom;
+use super::im2col::{ConvArgs, Geom};
 use super::isa::Isa;
 use crate::parallel;
 use std::cell::RefCell;
@@ -125,37 +125,25 @@ struct Stores {
     len: usize,
 }
 
-/// The convolution of `x` `[b, c, d, h, w]` with `w` `[oc, c/groups, kd, kh, kw]` (stride 1)
-/// into `out` `[b, oc, od, oh, ow]`, adding `bias` per output channel. Callers check
+/// The convolution `args` (stride 1: `x` `[b, c, d, h, w]` with `w` `[oc, c/groups, kd, kh,
+/// kw]`) into `out` `[b, oc, od, oh, ow]`, adding the bias per output channel. Callers check
 /// [`applies`] first.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn conv_f32(
-    x: &[f32],
-    x_shape: [usize; 5],
-    w: &[f32],
-    w_shape: [usize; 5],
-    bias: Option<&[f32]>,
-    g: &Geom,
-    os: [usize; 3],
-    out: &mut [f32],
-) {
+pub(crate) fn conv_f32(args: &ConvArgs<f32>, out: &mut [f32]) {
     let tile = Isa::detect().expect("conv_direct: expected an AVX-512 or AVX2 CPU");
-    conv_f32_with(tile, x, x_shape, w, w_shape, bias, g, os, out);
+    conv_f32_with(tile, args, out);
 }
 
 /// [`conv_f32`] with the register tile `tile`, which the CPU must run.
-#[allow(clippy::too_many_arguments)]
-fn conv_f32_with(
-    tile: Isa,
-    x: &[f32],
-    x_shape: [usize; 5],
-    w: &[f32],
-    w_shape: [usize; 5],
-    bias: Option<&[f32]>,
-    g: &Geom,
-    os: [usize; 3],
-    out: &mut [f32],
-) {
+fn conv_f32_with(tile: Isa, args: &ConvArgs<f32>, out: &mut [f32]) {
+    let ConvArgs {
+        x,
+        x_shape,
+        w,
+        w_shape,
+        bias,
+        g,
+        os,
+    } = *args;
     assert!(
         Isa::available().contains(&tile),
         "conv_direct: this CPU does not run {tile:?}"
@@ -231,16 +219,16 @@ fn conv_f32_with(
 /// padding `dilation·(k-1) - padding` (this is also a stride-1 convolution's input gradient),
 /// by Winograd when [`conv_winograd::applies`], else directly. `None` when neither takes that
 /// convolution (or the output grid is not the one it gives, as with an output padding).
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn transposed_f32(
-    x: &[f32],
-    x_shape: [usize; 5],
-    w: &[f32],
-    w_shape: [usize; 5],
-    bias: Option<&[f32]>,
-    g: &Geom,
-    os: [usize; 3],
-) -> Option<Vec<f32>> {
+pub(crate) fn transposed_f32(args: &ConvArgs<f32>) -> Option<Vec<f32>> {
+    let ConvArgs {
+        x,
+        x_shape,
+        w,
+        w_shape,
+        bias,
+        g,
+        os,
+    } = *args;
     let [batch, ic, ..] = x_shape;
     let [_, ocg, kd, kh, kw] = w_shape;
     let ks = [kd, kh, kw];
@@ -289,7 +277,16 @@ pub(crate) fn transposed_f32(
     } else {
         conv_f32
     };
-    conv_f32(x, x_shape, &conv_w, conv_w_shape, bias, &conv, os, &mut out);
+    let args = ConvArgs {
+        x,
+        x_shape,
+        w: &conv_w,
+        w_shape: conv_w_shape,
+        bias,
+        g: &conv,
+        os,
+    };
+    conv_f32(&args, &mut out);
     Some(out)
 }
 

@@ -1,20 +1,10 @@
 //! The direct kernel against the definition, on every instruction set the CPU runs.
 
 use super::*;
-use crate::kernels::conv_reference::{ConvF32, check_f32_kernel, check_f32_kernel_nested, per_isa};
+use crate::kernels::conv_reference::{check_f32_kernel, check_f32_kernel_nested, per_isa};
 
 /// `(x, w, padding, dilation, groups)` in lifted 3-d form.
 type Problem = ([usize; 5], [usize; 5], [usize; 3], [usize; 3], usize);
-
-/// The kernel with each register tile this CPU runs (AVX-512 first, then AVX2), as the
-/// reference checks take it.
-fn kernels() -> Vec<(Isa, ConvF32)> {
-    per_isa(
-        |x, xs, w, ws, b, g, os, out| conv_f32_with(Isa::Avx512, x, xs, w, ws, b, g, os, out),
-        |x, xs, w, ws, b, g, os, out| conv_f32_with(Isa::Avx2, x, xs, w, ws, b, g, os, out),
-        "conv_direct",
-    )
-}
 
 #[test]
 fn direct_matches_the_definition() {
@@ -68,8 +58,9 @@ fn direct_matches_the_definition() {
             dilation,
             groups,
         };
-        for (tile, conv) in kernels() {
-            check_f32_kernel(conv, xs, ws, &g, i as f64, &format!("{tile:?} problem {i}"));
+        for tile in per_isa("conv_direct") {
+            let what = format!("{tile:?} problem {i}");
+            check_f32_kernel(conv_f32_with, tile, xs, ws, &g, i as f64, &what);
         }
     }
 }
@@ -124,14 +115,32 @@ fn stride_1_transposed_convolutions_run_direct() {
     };
     let (xs, ws) = ([2, 8, 1, 10, 12], [8, 8, 1, 3, 3]);
     let (x, w) = (vec![0.0; 2 * 8 * 120], vec![0.0; 8 * 8 * 9]);
-    assert!(transposed_f32(&x, xs, &w, ws, None, &g, [1, 10, 12]).is_some());
+    let args = ConvArgs {
+        x: &x,
+        x_shape: xs,
+        w: &w,
+        w_shape: ws,
+        bias: None,
+        g: &g,
+        os: [1, 10, 12],
+    };
+    assert!(transposed_f32(&args).is_some());
     // An output padding (a grid one larger) or a stride keeps the gemm path.
-    assert!(transposed_f32(&x, xs, &w, ws, None, &g, [1, 11, 13]).is_none());
+    let padded_out = ConvArgs {
+        os: [1, 11, 13],
+        ..args
+    };
+    assert!(transposed_f32(&padded_out).is_none());
     let strided = Geom {
         stride: [1, 2, 2],
         ..g
     };
-    assert!(transposed_f32(&x, xs, &w, ws, None, &strided, [1, 19, 23]).is_none());
+    let strided = ConvArgs {
+        g: &strided,
+        os: [1, 19, 23],
+        ..args
+    };
+    assert!(transposed_f32(&strided).is_none());
 }
 
 #[test]
@@ -146,7 +155,7 @@ fn runs_inside_rayon_tasks() {
         dilation: [1, 1, 1],
         groups: 1,
     };
-    for (_, conv) in kernels() {
-        check_f32_kernel_nested(conv, [1, 8, 1, 40, 40], [8, 8, 1, 3, 3], &g);
+    for tile in per_isa("conv_direct") {
+        check_f32_kernel_nested(conv_f32_with, tile, [1, 8, 1, 40, 40], [8, 8, 1, 3, 3], &g);
     }
 }

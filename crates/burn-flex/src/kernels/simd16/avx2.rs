@@ -271,10 +271,11 @@ impl F32x16 for Avx2 {
                     let p = src.add(kk * stride);
                     let a = panel.add(kk * 8 + rows);
                     let (a0, a1) = (_mm256_broadcast_ss(&*a), _mm256_broadcast_ss(&*a.add(1)));
-                    for v in 0..6 {
+                    let [row0, row1] = &mut acc;
+                    for (v, (c0, c1)) in row0.iter_mut().zip(row1.iter_mut()).enumerate() {
                         let b = _mm256_loadu_ps(p.add(8 * v));
-                        acc[0][v] = _mm256_fmadd_ps(a0, b, acc[0][v]);
-                        acc[1][v] = _mm256_fmadd_ps(a1, b, acc[1][v]);
+                        *c0 = _mm256_fmadd_ps(a0, b, *c0);
+                        *c1 = _mm256_fmadd_ps(a1, b, *c1);
                     }
                 }
             }
