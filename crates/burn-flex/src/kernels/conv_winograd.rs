@@ -310,8 +310,11 @@ impl Plan {
         for ci in 0..c {
             for run in self.runs(range.clone()) {
                 let plane = &x[(run.b * c + ci) * plane_in..][..plane_in];
-                // SAFETY: the run's `n` lanes end by `range.len() <= tb`, and the stores are masked
-                // to them (even 16 lanes from `at < tb` stay below the next ξ's skew).
+                // SAFETY: 16 lanes from `at < tb` stay below the next ξ's skew. The lanes past
+                // the run land on later tiles of this row, or on the first ones of the next
+                // channel's row (`at + 16 > tb` only when the block has over 32 tiles), all
+                // written afterwards, or on the columns past the block, which nothing reads
+                // into an output.
                 unsafe { self.input_run::<S>(plane, run, v.as_mut_ptr().add(ci * tb + run.at)) };
             }
         }
@@ -365,7 +368,6 @@ impl Plan {
         // Two overlapping pairs of loads: columns `c0 ..` (even and odd lanes: a patch's
         // columns 0 and 1) and `c0 + 2 ..` (its columns 2 and 3).
         const STARTS: [usize; 4] = [0, 16, 2, 18];
-        let keep = lane_mask(0, run.n);
         // Tile `j` of the run reads columns `c0 + 2j .. c0 + 2j + 4`.
         let c0 = (2 * run.tx) as isize - self.pw as isize;
         let masks = STARTS.map(|d| lane_mask(c0 + d as isize, self.w));
@@ -408,8 +410,8 @@ impl Plan {
         let stride = self.v_stride();
         for (i, vi) in v_rows.iter().enumerate() {
             for (j, &value) in vi.iter().enumerate() {
-                // SAFETY: the caller's room; lanes past the run are masked off.
-                unsafe { S::store_masked(v.add((i * 4 + j) * stride), keep, value) };
+                // SAFETY: the caller's room (whole stores: see `Plan::block`).
+                unsafe { S::store(v.add((i * 4 + j) * stride), value) };
             }
         }
     }
@@ -422,7 +424,6 @@ impl Plan {
     /// 16 strides; the run's outputs in `out` are writable.
     #[inline(always)]
     unsafe fn output_run<S: F32x16>(&self, m: *const f32, bias: f32, out: *mut f32, run: Run) {
-        let keep = lane_mask(0, run.n);
         let x0 = 2 * run.tx;
         // Output columns `x0 .. x0 + 2n`, cut at the plane's edge.
         let width = (2 * run.n).min(self.ow - x0);
@@ -433,7 +434,9 @@ impl Plan {
         let bias = unsafe { S::splat(bias) };
         let mut mm = [bias; 16];
         for (xi, slot) in mm.iter_mut().enumerate() {
-            *slot = unsafe { S::load_masked(keep, m.add(xi * stride)) };
+            // Whole loads: the lanes past the run hold other tiles' (or stale) values, whose
+            // outputs the masked stores below leave out.
+            *slot = unsafe { S::load(m.add(xi * stride)) };
         }
         // Aᵀ·M: rows m0 + m1 + m2 and m1 - m2 - m3 of each column; then the same on the rows.
         let mut s = [[bias; 4]; 2];
