@@ -344,6 +344,11 @@ impl Plan {
     }
 }
 
+/// Where the four loads of a patch row start, from the run's first column: two overlapping
+/// pairs, columns `c0 ..` (even and odd lanes: a patch's columns 0 and 1) and `c0 + 2 ..` (its
+/// columns 2 and 3).
+const PATCH_STARTS: [usize; 4] = [0, 16, 2, 18];
+
 /// The 16-lane mask of `base + lane` lying in `0..len`.
 fn lane_mask(base: isize, len: usize) -> u16 {
     let lo = (-base).clamp(0, 16) as u32;
@@ -357,6 +362,44 @@ fn lane_mask(base: isize, len: usize) -> u16 {
 }
 
 impl Plan {
+    /// Row `i` of the run's 4×4 patches in `plane`, as their columns 0–3 (16 tiles a vector),
+    /// or zeros when the row lies in the padding. `c0` is the run's first column and `masks`
+    /// the image's columns among the lanes of the four loads.
+    ///
+    /// # Safety
+    /// Runs inside a function compiled for `S`'s features.
+    #[inline(always)]
+    unsafe fn patch_row<S: F32x16>(
+        &self,
+        plane: &[f32],
+        run: Run,
+        i: usize,
+        c0: isize,
+        masks: &[u16; 4],
+    ) -> [S::V; 4] {
+        let r = (2 * run.ty + i) as isize - self.ph as isize;
+        if r < 0 || r as usize >= self.h {
+            // SAFETY: the caller's features.
+            return unsafe { [S::zero(); 4] };
+        }
+        let p = plane
+            .as_ptr()
+            .wrapping_add(r as usize * self.w)
+            .wrapping_offset(c0);
+        // SAFETY: masked-off lanes are not read; enabled ones are columns of row `r`.
+        let [a0, a1, b0, b1] = unsafe {
+            [
+                S::load_masked(masks[0], p.wrapping_add(PATCH_STARTS[0])),
+                S::load_masked(masks[1], p.wrapping_add(PATCH_STARTS[1])),
+                S::load_masked(masks[2], p.wrapping_add(PATCH_STARTS[2])),
+                S::load_masked(masks[3], p.wrapping_add(PATCH_STARTS[3])),
+            ]
+        };
+        // SAFETY: the caller's features.
+        let ((e0, o0), (e1, o1)) = unsafe { (S::even_odd(a0, a1), S::even_odd(b0, b1)) };
+        [e0, o0, e1, o1]
+    }
+
     /// `V = Bᵀ·d·B` of the run's patches in one input channel `plane` `[h, w]`, stored at
     /// `v[ξ · v_stride + lane]`.
     ///
@@ -365,48 +408,31 @@ impl Plan {
     /// of its 16 strides.
     #[inline(always)]
     unsafe fn input_run<S: F32x16>(&self, plane: &[f32], run: Run, v: *mut f32) {
-        // Two overlapping pairs of loads: columns `c0 ..` (even and odd lanes: a patch's
-        // columns 0 and 1) and `c0 + 2 ..` (its columns 2 and 3).
-        const STARTS: [usize; 4] = [0, 16, 2, 18];
         // Tile `j` of the run reads columns `c0 + 2j .. c0 + 2j + 4`.
         let c0 = (2 * run.tx) as isize - self.pw as isize;
-        let masks = STARTS.map(|d| lane_mask(c0 + d as isize, self.w));
-        // SAFETY (all vector operations below): the caller's features.
-        let mut d = [[unsafe { S::zero() }; 4]; 4];
-        for (i, row) in d.iter_mut().enumerate() {
-            let r = (2 * run.ty + i) as isize - self.ph as isize;
-            if r < 0 || r as usize >= self.h {
-                continue;
-            }
-            let p = plane
-                .as_ptr()
-                .wrapping_add(r as usize * self.w)
-                .wrapping_offset(c0);
-            // SAFETY: masked-off lanes are not read; enabled ones are columns of row `r`.
-            let [a0, a1, b0, b1] = unsafe {
-                [
-                    S::load_masked(masks[0], p.wrapping_add(STARTS[0])),
-                    S::load_masked(masks[1], p.wrapping_add(STARTS[1])),
-                    S::load_masked(masks[2], p.wrapping_add(STARTS[2])),
-                    S::load_masked(masks[3], p.wrapping_add(STARTS[3])),
-                ]
+        let masks = PATCH_STARTS.map(|d| lane_mask(c0 + d as isize, self.w));
+        // SAFETY (all vector operations below): the caller's features. (Each row built by a
+        // call, not zeroed first and then filled: the zeroing was a `memset` per run.)
+        let d = unsafe {
+            [
+                self.patch_row::<S>(plane, run, 0, c0, &masks),
+                self.patch_row::<S>(plane, run, 1, c0, &masks),
+                self.patch_row::<S>(plane, run, 2, c0, &masks),
+                self.patch_row::<S>(plane, run, 3, c0, &masks),
+            ]
+        };
+        // `Bᵀ·e` of column `k` of the 4×4 vectors `m`. (A macro, not a closure: a closure
+        // passed to `array::from_fn` is compiled without the caller's features, and on AVX2 its
+        // vector additions became calls, 38 % of W5's samples.)
+        macro_rules! column {
+            ($m:ident, $k:expr) => {
+                transform_b::<S>([$m[0][$k], $m[1][$k], $m[2][$k], $m[3][$k]])
             };
-            // SAFETY: the caller's features.
-            let ((e0, o0), (e1, o1)) = unsafe { (S::even_odd(a0, a1), S::even_odd(b0, b1)) };
-            *row = [e0, o0, e1, o1];
         }
-        // t[k][i]: row i, column k of Bᵀ·d; v[i][j]: row i, column j of Bᵀ·d·B. (Plain loops:
-        // a closure passed to `array::from_fn` is compiled without the caller's features, and
-        // on AVX2 its vector additions became calls, 38 % of W5's samples.)
-        let (mut t, mut v_rows) = (d, d);
-        for k in 0..4 {
-            // SAFETY: the caller's features.
-            t[k] = unsafe { transform_b::<S>([d[0][k], d[1][k], d[2][k], d[3][k]]) };
-        }
-        for i in 0..4 {
-            // SAFETY: as above.
-            v_rows[i] = unsafe { transform_b::<S>([t[0][i], t[1][i], t[2][i], t[3][i]]) };
-        }
+        // t[k][i]: row i, column k of Bᵀ·d; v[i][j]: row i, column j of Bᵀ·d·B.
+        // SAFETY: the caller's features.
+        let t = unsafe { [column!(d, 0), column!(d, 1), column!(d, 2), column!(d, 3)] };
+        let v_rows = unsafe { [column!(t, 0), column!(t, 1), column!(t, 2), column!(t, 3)] };
         let stride = self.v_stride();
         for (i, vi) in v_rows.iter().enumerate() {
             for (j, &value) in vi.iter().enumerate() {
