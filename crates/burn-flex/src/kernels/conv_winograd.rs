@@ -112,15 +112,8 @@ pub(crate) fn conv_f32(args: &ConvArgs<f32>, out: &mut [f32]) {
 
 /// [`conv_f32`] with the instruction set `isa`, which this CPU must run.
 fn conv_f32_with(isa: Isa, args: &ConvArgs<f32>, out: &mut [f32]) {
-    let ConvArgs {
-        x,
-        x_shape,
-        w,
-        w_shape,
-        bias,
-        g,
-        os,
-    } = *args;
+    let ConvArgs { x, w, bias, g, .. } = *args;
+    let (x_shape, w_shape, os) = (args.x_shape, args.w_shape, args.os);
     let [batch, c, _, h, wi] = x_shape;
     let oc = w_shape[0];
     let [_, oh, ow] = os;

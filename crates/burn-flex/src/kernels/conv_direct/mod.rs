@@ -135,15 +135,8 @@ pub(crate) fn conv_f32(args: &ConvArgs<f32>, out: &mut [f32]) {
 
 /// [`conv_f32`] with the register tile `tile`, which the CPU must run.
 fn conv_f32_with(tile: Isa, args: &ConvArgs<f32>, out: &mut [f32]) {
-    let ConvArgs {
-        x,
-        x_shape,
-        w,
-        w_shape,
-        bias,
-        g,
-        os,
-    } = *args;
+    let ConvArgs { x, w, bias, g, .. } = *args;
+    let (x_shape, w_shape, os) = (args.x_shape, args.w_shape, args.os);
     assert!(
         Isa::available().contains(&tile),
         "conv_direct: this CPU does not run {tile:?}"
@@ -220,15 +213,8 @@ fn conv_f32_with(tile: Isa, args: &ConvArgs<f32>, out: &mut [f32]) {
 /// by Winograd when [`conv_winograd::applies`], else directly. `None` when neither takes that
 /// convolution (or the output grid is not the one it gives, as with an output padding).
 pub(crate) fn transposed_f32(args: &ConvArgs<f32>) -> Option<Vec<f32>> {
-    let ConvArgs {
-        x,
-        x_shape,
-        w,
-        w_shape,
-        bias,
-        g,
-        os,
-    } = *args;
+    let ConvArgs { x, w, bias, g, .. } = *args;
+    let (x_shape, w_shape, os) = (args.x_shape, args.w_shape, args.os);
     let [batch, ic, ..] = x_shape;
     let [_, ocg, kd, kh, kw] = w_shape;
     let ks = [kd, kh, kw];
