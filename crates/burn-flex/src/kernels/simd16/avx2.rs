@@ -38,8 +38,8 @@ unsafe fn avx2_load8(mask: u8, p: *const f32) -> __m256 {
 }
 
 /// The eight lanes of `mask` of `v` stored at `p`. Whole and empty masks take a plain store
-/// or none: on a Zen 2 `vmaskmovps` to memory costs about ten times a store, and the
-/// Winograd transforms' masked stores were a quarter of W5's time there.
+/// or none: on AMD CPUs `vmaskmovps` to memory is microcoded, many times a plain store, and
+/// on a Zen 2 host the Winograd transforms' masked stores were about a quarter of W5's time.
 ///
 /// # Safety
 /// AVX2; the enabled lanes are writable.

@@ -84,7 +84,7 @@ pub(crate) trait F32x16 {
 mod tests {
     use super::*;
 
-    /// Runs `f` with the instruction set's features enabled.
+    /// The lanes of `v`.
     fn lanes<S: F32x16>(v: S::V) -> [f32; 16] {
         // SAFETY: `S::V` is 16 `f32` lanes (one `__m512` or two `__m256`), no padding.
         unsafe { core::mem::transmute_copy(&v) }
@@ -145,6 +145,69 @@ mod tests {
                 }
             };
             assert_eq!(got, expected, "{isa:?}");
+        }
+    }
+
+    /// Masks that take each path of a half (whole, empty, partial), and the masked load of
+    /// 0..16 and masked store of it over NaN under each.
+    const MASKS: [u16; 6] = [0, u16::MAX, 0x00ff, 0xff00, 0x0f81, 0x80f0];
+
+    #[target_feature(enable = "avx2,fma")]
+    fn masked_avx2() -> Vec<[[f32; 16]; 2]> {
+        masked::<Avx2>()
+    }
+
+    #[target_feature(enable = "avx512f")]
+    fn masked_avx512() -> Vec<[[f32; 16]; 2]> {
+        masked::<Avx512>()
+    }
+
+    #[inline(always)]
+    fn masked<S: F32x16>() -> Vec<[[f32; 16]; 2]> {
+        let x: Vec<f32> = (0..16).map(|i| i as f32).collect();
+        MASKS
+            .iter()
+            .map(|&mask| {
+                let mut out = [f32::NAN; 16];
+                // SAFETY: the caller enabled `S`'s features; 16 values on both sides.
+                unsafe {
+                    let loaded = S::load_masked(mask, x.as_ptr());
+                    S::store_masked(out.as_mut_ptr(), mask, S::load(x.as_ptr()));
+                    [lanes::<S>(loaded), out]
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn masked_loads_and_stores_touch_only_their_lanes() {
+        let expected: Vec<[[f32; 16]; 2]> = MASKS
+            .iter()
+            .map(|&mask| {
+                let on = |i: usize| mask & (1 << i) != 0;
+                [
+                    core::array::from_fn(|i| if on(i) { i as f32 } else { 0.0 }),
+                    core::array::from_fn(|i| if on(i) { i as f32 } else { f32::NAN }),
+                ]
+            })
+            .collect();
+        for isa in Isa::available() {
+            // SAFETY: `available` lists only sets this CPU runs.
+            let got = unsafe {
+                match isa {
+                    Isa::Avx512 => masked_avx512(),
+                    Isa::Avx2 => masked_avx2(),
+                }
+            };
+            for ((got, want), mask) in got.iter().zip(&expected).zip(MASKS) {
+                assert_eq!(got[0], want[0], "{isa:?} load, mask {mask:#06x}");
+                for (g, w) in got[1].iter().zip(&want[1]) {
+                    assert!(
+                        g == w || (g.is_nan() && w.is_nan()),
+                        "{isa:?} store, mask {mask:#06x}"
+                    );
+                }
+            }
         }
     }
 }
