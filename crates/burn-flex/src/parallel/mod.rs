@@ -1,6 +1,6 @@
 //! How Flex shares work between cores: fork-joins over task indices.
 //!
-//! A fork-join from an ordinary thread runs on Flex's own team ([`team`]): the calling thread
+//! A fork-join from an ordinary thread runs on Flex's own team (`team.rs`): the calling thread
 //! and `threads() - 1` workers that spin briefly for the next operation instead of sleeping, so
 //! back-to-back operations of a few hundred microseconds keep every core. Inside a rayon worker
 //! (a user's `ThreadPool::install`, or a task of an outer Flex loop that uses rayon) the same
