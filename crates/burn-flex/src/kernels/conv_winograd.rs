@@ -32,6 +32,12 @@ use std::cell::RefCell;
 const MR: usize = 8;
 /// Tiles in one register tile of the products (three 16-lane vectors).
 const NR: usize = 48;
+/// The floats between the last row of one `ξ` of `V` or `M` and the next `ξ`: one cache line,
+/// so the 16 values of a tile do not all fall in one L1 set, and 16 lanes, so that the
+/// transforms' whole 16-lane stores and loads from any column below `tb` stay inside the
+/// buffers (see `Plan::block`).
+const SKEW: usize = 16;
+
 /// Bytes of `V` and `M` one block may keep (half of a Zen 4 or Sapphire Rapids L2).
 const BLOCK_BYTES: usize = 512 << 10;
 
@@ -84,15 +90,15 @@ impl Plan {
         self.th * self.tw
     }
 
-    /// Floats from one `ξ` of a block's `V` `[16][c][tb]` to the next: one cache line more
-    /// than its rows, so the 16 values of a tile do not all fall in one L1 set.
+    /// Floats from one `ξ` of a block's `V` `[16][c][tb]` to the next: [`SKEW`] more than its
+    /// rows.
     fn v_stride(&self) -> usize {
-        self.c * self.tb + 16
+        self.c * self.tb + SKEW
     }
 
     /// Floats from one `ξ` of a block's `M` `[16][ocp][tb]` to the next (skewed likewise).
     fn m_stride(&self) -> usize {
-        self.ocp * self.tb + 16
+        self.ocp * self.tb + SKEW
     }
 }
 
@@ -303,7 +309,7 @@ impl Plan {
         for ci in 0..c {
             for run in self.runs(range.clone()) {
                 let plane = &x[(run.b * c + ci) * plane_in..][..plane_in];
-                // SAFETY: 16 lanes from `at < tb` stay below the next ξ's skew. The lanes past
+                // SAFETY: 16 lanes from `at < tb` stay within the [`SKEW`]. The lanes past
                 // the run land on later tiles of this row, or on the first ones of the next
                 // channel's row (`at + 16 > tb` only when the block has over 32 tiles), all
                 // written afterwards, or on the columns past the block, which nothing reads
