@@ -253,6 +253,18 @@ pub fn check_forward(cases: &[Case], transposed: bool) {
 /// `conv_winograd`'s `conv_f32_with`): the instruction set to run, the convolution, the output.
 pub(crate) type ConvF32 = fn(Isa, &ConvArgs<f32>, &mut [f32]);
 
+/// An f32 convolution kernel under test: its entry point, the instruction set to run it with,
+/// and the error it may make, relative to `1 + |expected|`.
+#[derive(Clone, Copy)]
+pub(crate) struct F32Kernel {
+    /// The kernel's entry point.
+    pub conv: ConvF32,
+    /// The instruction set passed to it.
+    pub isa: Isa,
+    /// The error allowed.
+    pub tol: f64,
+}
+
 /// The instruction sets this CPU runs (AVX-512 first, then AVX2), on each of which the reference
 /// checks take a kernel; `what` names the kernel when there are none.
 pub(crate) fn per_isa(what: &str) -> Vec<Isa> {
@@ -263,17 +275,17 @@ pub(crate) fn per_isa(what: &str) -> Vec<Isa> {
     sets
 }
 
-/// Checks the kernel `conv` on `isa` against [`naive_conv`] on data seeded by `seed`, with and
-/// without a bias, into an output first filled with NaN (so every value must be written).
+/// Checks `kernel` against [`naive_conv`] on data seeded by `seed`, with and without a bias,
+/// into an output first filled with NaN (so every value must be written).
 pub(crate) fn check_f32_kernel(
-    conv: ConvF32,
-    isa: Isa,
+    kernel: F32Kernel,
     xs: [usize; 5],
     ws: [usize; 5],
     g: &Geom,
     seed: f64,
     what: &str,
 ) {
+    let F32Kernel { conv, isa, tol } = kernel;
     let x = data(xs.iter().product(), 1.0 + seed);
     let w = data(ws.iter().product(), 2.0 + seed);
     let bias = data(ws[0], 3.0);
@@ -293,20 +305,15 @@ pub(crate) fn check_f32_kernel(
         };
         conv(isa, &args, &mut out);
         let what = format!("{what}, bias: {}", bias.is_some());
-        assert_close(&back(&out), &expected, 1e-5, &what);
+        assert_close(&back(&out), &expected, tol, &what);
     }
 }
 
 /// Runs the kernel `conv` on `isa` from 8 rayon tasks at once and checks each result: a task's
 /// convolution may run on a thread waiting inside another one, so per-thread buffers must not
 /// stay borrowed across the kernel's own parallel sections.
-pub(crate) fn check_f32_kernel_nested(
-    conv: ConvF32,
-    isa: Isa,
-    xs: [usize; 5],
-    ws: [usize; 5],
-    g: &Geom,
-) {
+pub(crate) fn check_f32_kernel_nested(kernel: F32Kernel, xs: [usize; 5], ws: [usize; 5], g: &Geom) {
+    let F32Kernel { conv, isa, tol } = kernel;
     use rayon::prelude::*;
     let x = data(xs.iter().product(), 1.0);
     let w = data(ws.iter().product(), 2.0);
@@ -325,6 +332,6 @@ pub(crate) fn check_f32_kernel_nested(
     (0..8).into_par_iter().for_each(|_| {
         let mut out = vec![f32::NAN; expected.len()];
         conv(isa, &args, &mut out);
-        assert_close(&back(&out), &expected, 1e-5, "nested");
+        assert_close(&back(&out), &expected, tol, "nested");
     });
 }

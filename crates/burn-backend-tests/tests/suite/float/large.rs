@@ -43,6 +43,34 @@ fn conv2d_large() {
     );
 }
 
+/// 32 channels each way through a 3×3, stride-1 kernel: the shape Flex takes through its
+/// Winograd kernel on AVX-512 and AVX2 CPUs, whose transforms round more than a direct sum (the
+/// tolerance, `√(products per output)` times the dtype's, holds either).
+#[test]
+fn conv2d_large_many_channels() {
+    let env = Env::new(crate::device());
+    let x = env.random(&[2, 32, 21, 26], -1.0, 1.0, 511);
+    let w = env.random(&[40, 32, 3, 3], -1.0, 1.0, 512);
+    let b = env.random(&[40], -1.0, 1.0, 513);
+    for padding in [[1, 1], [0, 2]] {
+        let params = ConvParams {
+            stride: [1, 1],
+            padding,
+            dilation: [1, 1],
+            groups: 1,
+        };
+        let expected = x.conv2d(&w, Some(&b), params);
+        let got = conv2d(
+            env.float(&x),
+            env.float(&w),
+            Some(env.float(&b)),
+            ConvOptions::new([1, 1], padding, [1, 1], 1),
+        );
+        let what = format!("conv2d 32 channels, padding {padding:?}");
+        env.check(&what, got, &expected, 288f64.sqrt());
+    }
+}
+
 #[test]
 fn pooling_large() {
     let env = Env::new(crate::device());

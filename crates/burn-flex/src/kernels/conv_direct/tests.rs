@@ -1,7 +1,18 @@
 //! The direct kernel against the definition, on every instruction set the CPU runs.
 
 use super::*;
-use crate::kernels::conv_reference::{check_f32_kernel, check_f32_kernel_nested, per_isa};
+use crate::kernels::conv_reference::{
+    F32Kernel, check_f32_kernel, check_f32_kernel_nested, per_isa,
+};
+
+/// The direct kernel with the register tile of `tile`, as the reference checks take it.
+fn kernel(tile: Isa) -> F32Kernel {
+    F32Kernel {
+        conv: conv_f32_with,
+        isa: tile,
+        tol: 1e-5,
+    }
+}
 
 /// `(x, w, padding, dilation, groups)` in lifted 3-d form.
 type Problem = ([usize; 5], [usize; 5], [usize; 3], [usize; 3], usize);
@@ -60,7 +71,7 @@ fn direct_matches_the_definition() {
         };
         for tile in per_isa("conv_direct") {
             let what = format!("{tile:?} problem {i}");
-            check_f32_kernel(conv_f32_with, tile, xs, ws, &g, i as f64, &what);
+            check_f32_kernel(kernel(tile), xs, ws, &g, i as f64, &what);
         }
     }
 }
@@ -156,6 +167,6 @@ fn runs_inside_rayon_tasks() {
         groups: 1,
     };
     for tile in per_isa("conv_direct") {
-        check_f32_kernel_nested(conv_f32_with, tile, [1, 8, 1, 40, 40], [8, 8, 1, 3, 3], &g);
+        check_f32_kernel_nested(kernel(tile), [1, 8, 1, 40, 40], [8, 8, 1, 3, 3], &g);
     }
 }

@@ -1,25 +1,29 @@
-//! Winograd F(2×2, 3×3) convolution for `f32` on AVX-512 or AVX2: 2.25 times fewer
+//! Winograd F(4×4, 3×3) convolution for `f32` on AVX-512 or AVX2: four times fewer
 //! multiply-adds than the direct kernel for the 3×3, stride-1 layers of image networks.
 //!
-//! The output is cut into 2×2 tiles, each computed from the 4×4 input patch under it. With the
-//! transforms `V = Bᵀ·d·B` of a patch `d` and `U = G·g·Gᵀ` of a 3×3 filter `g`, the 16
+//! The output is cut into 4×4 tiles, each computed from the 6×6 input patch under it. With the
+//! transforms `V = Bᵀ·d·B` of a patch `d` and `U = G·g·Gᵀ` of a 3×3 filter `g`, the 36
 //! products `M = U ⊙ V` summed over input channels give the tile as `Y = Aᵀ·M·A` (Lavin & Gray,
-//! "Fast Algorithms for Convolutional Neural Networks", 2016). Summed over channels, each of the
-//! 16 positions `ξ` of the 4×4 transform is a matrix product `M_ξ [oc, tiles] = U_ξ [oc, c] ·
-//! V_ξ [c, tiles]`: 16 products of `c` multiply-adds per output tile, against 36 for the
-//! direct 2×2 outputs.
+//! "Fast Algorithms for Convolutional Neural Networks", 2016; the points 0, ±1, ±2 and ∞).
+//! Summed over channels, each of the 36 positions `ξ` of the 6×6 transform is a matrix product
+//! `M_ξ [oc, tiles] = U_ξ [oc, c] · V_ξ [c, tiles]`: 36 products of `c` multiply-adds per
+//! 16 outputs, against 144 for the direct ones.
 //!
 //! Tiles are taken in blocks of [`block_tiles`] (a few dozen), small enough that a block's `V`
-//! and `M` stay in the core's L2 cache: each block's input transform, its 16 products (one
+//! and `M` stay in the core's L2 cache: each block's input transform, its 36 products (one
 //! 8 × 48 register tile over `c` on AVX-512, four 2 × 48 ones on AVX2) and its output transform
-//! run on one thread, blocks in parallel. Both
-//! transforms work on 16 neighbouring tiles of a tile row at a time: the patches' columns are
-//! the even and odd lanes of two overlapping loads (masked, so the padding is never
-//! materialised). The code is written once over 16-lane vectors ([`super::simd16`]) and
+//! run on one thread, blocks in parallel. Both transforms work on 16 neighbouring tiles of a
+//! tile row at a time: a patch's six columns are every fourth lane of two overlapping windows
+//! of four loads (masked, so the padding is never materialised), taken apart by two rounds of
+//! even/odd shuffles. The code is written once over 16-lane vectors ([`super::simd16`]) and
 //! compiled for AVX-512 (one register per vector) and AVX2 (two).
 //!
-//! The transforms' additions round a little more than the direct sum: errors stay within a few
-//! units in the last place of the output's scale (the tests hold it to 1e-5 relative).
+//! The transforms' factors (up to 8, and `G`'s sixths) round more than a direct sum: with
+//! 16–256 input channels the largest errors measured were 0.7–3e-5 of the output's largest
+//! magnitude, about ten times the direct kernel's (0.8–3.3e-6); the tests hold them to 2e-4
+//! relative to `1 + |expected|`, the direct kernels' to 1e-5. Against F(2×2, 3×3), with 2.25 times fewer
+//! multiply-adds than direct, F(4×4) took W5 from 8.6–9.8 to 6.3–6.7 ms on a Zen 2 host (AVX2;
+//! alternated runs within a slow phase of the host).
 
 use super::common::PARALLEL_WORK;
 use super::conv_direct::SendPtr;
@@ -32,13 +36,21 @@ use std::cell::RefCell;
 const MR: usize = 8;
 /// Tiles in one register tile of the products (three 16-lane vectors).
 const NR: usize = 48;
+/// Outputs along each side of a tile.
+const TILE: usize = 4;
+/// Inputs along each side of a tile's patch (and of its transform).
+const PATCH: usize = TILE + 2;
+/// Positions `ξ` of a transformed tile: one matrix product each.
+const XI: usize = PATCH * PATCH;
 /// The floats between the last row of one `ξ` of `V` or `M` and the next `ξ`: one cache line,
 /// so the 16 values of a tile do not all fall in one L1 set, and 16 lanes, so that the
 /// transforms' whole 16-lane stores and loads from any column below `tb` stay inside the
 /// buffers (see `Plan::block`).
 const SKEW: usize = 16;
 
-/// Bytes of `V` and `M` one block may keep (half of a Zen 4 or Sapphire Rapids L2).
+/// Bytes of `V` and `M` one block may keep (half of a Zen 4 or Sapphire Rapids L2). With 64
+/// channels each way the smallest block (48 tiles) already takes 884 KiB; blocks twice that
+/// measured the same on a Zen 2 host (512 KiB of L2).
 const BLOCK_BYTES: usize = 512 << 10;
 
 /// Whether the Winograd kernel takes this convolution: a 2-d 3×3 kernel, stride and dilation 1,
@@ -90,13 +102,13 @@ impl Plan {
         self.th * self.tw
     }
 
-    /// Floats from one `ξ` of a block's `V` `[16][c][tb]` to the next: [`SKEW`] more than its
+    /// Floats from one `ξ` of a block's `V` `[36][c][tb]` to the next: [`SKEW`] more than its
     /// rows.
     fn v_stride(&self) -> usize {
         self.c * self.tb + SKEW
     }
 
-    /// Floats from one `ξ` of a block's `M` `[16][ocp][tb]` to the next (skewed likewise).
+    /// Floats from one `ξ` of a block's `M` `[36][ocp][tb]` to the next (skewed likewise).
     fn m_stride(&self) -> usize {
         self.ocp * self.tb + SKEW
     }
@@ -104,7 +116,7 @@ impl Plan {
 
 /// Tiles per block: as many whole register tiles as keep `V` and `M` within [`BLOCK_BYTES`].
 fn block_tiles(c: usize, ocp: usize) -> usize {
-    let per_tile = 16 * (c + ocp) * 4;
+    let per_tile = XI * (c + ocp) * 4;
     (BLOCK_BYTES / per_tile / NR).max(1) * NR
 }
 
@@ -139,8 +151,8 @@ fn conv_f32_with(isa: Isa, args: &ConvArgs<f32>, out: &mut [f32]) {
         ow,
         ph: g.padding[1],
         pw: g.padding[2],
-        th: oh.div_ceil(2),
-        tw: ow.div_ceil(2),
+        th: oh.div_ceil(TILE),
+        tw: ow.div_ceil(TILE),
         tb: block_tiles(c, ocp),
     };
     let u = transform_filters(w, oc, c, ocp);
@@ -149,8 +161,8 @@ fn conv_f32_with(isa: Isa, args: &ConvArgs<f32>, out: &mut [f32]) {
     let dst = SendPtr(out.as_mut_ptr());
     let run = |blk: usize| {
         let (mut v, mut m) = (V_SCRATCH.take(), M_SCRATCH.take());
-        v.resize(v.len().max(16 * plan.v_stride()), 0.0);
-        m.resize(m.len().max(16 * plan.m_stride()), 0.0);
+        v.resize(v.len().max(XI * plan.v_stride()), 0.0);
+        m.resize(m.len().max(XI * plan.m_stride()), 0.0);
         let t0 = blk * plan.tb;
         let tiles = t0..(t0 + plan.tb).min(total);
         // SAFETY: the CPU runs `isa` (the caller's); blocks write disjoint output tiles.
@@ -178,27 +190,59 @@ thread_local! {
     static M_SCRATCH: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
 }
 
-/// `U = G·g·Gᵀ` of every filter, packed as `[16][ocp/8][c][8]` panels (zero past `oc`).
+/// `G` of F(4×4, 3×3): the filter's values at the points 0, ±1, ±2 and ∞, scaled by the
+/// inverse of `Bᵀ`'s and `Aᵀ`'s interpolation weights.
+const G: [[f64; 3]; PATCH] = [
+    [1.0 / 4.0, 0.0, 0.0],
+    [-1.0 / 6.0, -1.0 / 6.0, -1.0 / 6.0],
+    [-1.0 / 6.0, 1.0 / 6.0, -1.0 / 6.0],
+    [1.0 / 24.0, 1.0 / 12.0, 1.0 / 6.0],
+    [1.0 / 24.0, -1.0 / 12.0, 1.0 / 6.0],
+    [0.0, 0.0, 1.0],
+];
+
+/// `U = G·g·Gᵀ` of every filter (computed in `f64`, rounded once), packed as
+/// `[36][ocp/8][c][8]` panels (zero past `oc`).
+///
+/// The eight filters of a panel's row go through the transform together, as lanes of
+/// `[f64; 8]` arrays the compiler vectorizes, and their results are stored as whole rows.
 fn transform_filters(w: &[f32], oc: usize, c: usize, ocp: usize) -> Vec<f32> {
-    let mut u = vec![0.0f32; 16 * ocp * c];
-    for co in 0..oc {
+    let mut u = vec![0.0f32; XI * ocp * c];
+    for ob in 0..ocp / MR {
+        let lanes = MR.min(oc - ob * MR);
         for ci in 0..c {
-            let f = &w[(co * c + ci) * 9..][..9];
-            // G·g: rows g0, (g0+g1+g2)/2, (g0-g1+g2)/2, g2 of the filter's columns.
-            let mut gg = [[0.0f32; 3]; 4];
-            for j in 0..3 {
-                let (a, b, d) = (f[j], f[3 + j], f[6 + j]);
-                gg[0][j] = a;
-                gg[1][j] = (a + b + d) * 0.5;
-                gg[2][j] = (a - b + d) * 0.5;
-                gg[3][j] = d;
+            // f[tap][lane]: the panel's eight filters, zero past `oc`.
+            let mut f = [[0.0f64; MR]; 9];
+            for lane in 0..lanes {
+                let taps = &w[((ob * MR + lane) * c + ci) * 9..][..9];
+                for (tap, &value) in taps.iter().enumerate() {
+                    f[tap][lane] = f64::from(value);
+                }
+            }
+            // gg[i][j] = Σ_k G[i][k] · g[k][j], 6×3 per lane.
+            let mut gg = [[[0.0f64; MR]; 3]; PATCH];
+            for (row, gi) in gg.iter_mut().zip(&G) {
+                for (j, out) in row.iter_mut().enumerate() {
+                    for (k, &gik) in gi.iter().enumerate() {
+                        for (o, &x) in out.iter_mut().zip(&f[k * 3 + j]) {
+                            *o += gik * x;
+                        }
+                    }
+                }
             }
             for (i, row) in gg.iter().enumerate() {
-                let [a, b, d] = *row;
-                let t = [a, (a + b + d) * 0.5, (a - b + d) * 0.5, d];
-                for (j, &value) in t.iter().enumerate() {
-                    let xi = i * 4 + j;
-                    u[((xi * (ocp / MR) + co / MR) * c + ci) * MR + co % MR] = value;
+                for (l, gl) in G.iter().enumerate() {
+                    let mut value = [0.0f64; MR];
+                    for (j, &glj) in gl.iter().enumerate() {
+                        for (v, &x) in value.iter_mut().zip(&row[j]) {
+                            *v += glj * x;
+                        }
+                    }
+                    let xi = i * PATCH + l;
+                    let at = ((xi * (ocp / MR) + ob) * c + ci) * MR;
+                    for (slot, v) in u[at..at + MR].iter_mut().zip(value) {
+                        *slot = v as f32;
+                    }
                 }
             }
         }
@@ -286,7 +330,7 @@ impl Plan {
     /// planes are walked row after row.
     ///
     /// # Safety
-    /// Runs inside a function compiled for `S`'s features; `v` and `m` hold 16 strides of
+    /// Runs inside a function compiled for `S`'s features; `v` and `m` hold 36 strides of
     /// values; no other thread writes these tiles' outputs.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
@@ -303,7 +347,7 @@ impl Plan {
         let (c, tb, ocp) = (self.c, self.tb, self.ocp);
         let plane_in = self.h * self.w;
         assert!(
-            v.len() >= 16 * self.v_stride() && m.len() >= 16 * self.m_stride(),
+            v.len() >= XI * self.v_stride() && m.len() >= XI * self.m_stride(),
             "conv_winograd: block buffers too short"
         );
         for ci in 0..c {
@@ -318,7 +362,7 @@ impl Plan {
             }
         }
         let cols = range.len().div_ceil(NR) * NR;
-        for xi in 0..16 {
+        for xi in 0..XI {
             let v_xi = v[xi * self.v_stride()..].as_ptr();
             for ob in 0..ocp / MR {
                 let panel = u[(xi * (ocp / MR) + ob) * c * MR..].as_ptr();
@@ -343,10 +387,10 @@ impl Plan {
     }
 }
 
-/// Where the four loads of a patch row start, from the run's first column: two overlapping
-/// pairs, columns `c0 ..` (even and odd lanes: a patch's columns 0 and 1) and `c0 + 2 ..` (its
-/// columns 2 and 3).
-const PATCH_STARTS: [usize; 4] = [0, 16, 2, 18];
+/// Where the eight loads of a patch row start, from the run's first column: a window of four
+/// at `c0` (a patch's columns 0–3 are its lanes 4t, 4t + 1, 4t + 2 and 4t + 3) and one at
+/// `c0 + 4` (columns 4 and 5).
+const PATCH_STARTS: [usize; 8] = [0, 16, 32, 48, 4, 20, 36, 52];
 
 /// The 16-lane mask of `base + lane` lying in `0..len`.
 fn lane_mask(base: isize, len: usize) -> u16 {
@@ -361,9 +405,9 @@ fn lane_mask(base: isize, len: usize) -> u16 {
 }
 
 impl Plan {
-    /// Row `i` of the run's 4×4 patches in `plane`, as their columns 0–3 (16 tiles a vector),
+    /// Row `i` of the run's 6×6 patches in `plane`, as their columns 0–5 (16 tiles a vector),
     /// or zeros when the row lies in the padding. `c0` is the run's first column and `masks`
-    /// the image's columns among the lanes of the four loads.
+    /// the image's columns among the lanes of the eight loads.
     ///
     /// # Safety
     /// Runs inside a function compiled for `S`'s features.
@@ -374,29 +418,31 @@ impl Plan {
         run: Run,
         i: usize,
         c0: isize,
-        masks: &[u16; 4],
-    ) -> [S::V; 4] {
-        let r = (2 * run.ty + i) as isize - self.ph as isize;
+        masks: &[u16; 8],
+    ) -> [S::V; PATCH] {
+        let r = (TILE * run.ty + i) as isize - self.ph as isize;
         if r < 0 || r as usize >= self.h {
             // SAFETY: the caller's features.
-            return unsafe { [S::zero(); 4] };
+            return unsafe { [S::zero(); PATCH] };
         }
         let p = plane
             .as_ptr()
             .wrapping_add(r as usize * self.w)
             .wrapping_offset(c0);
-        // SAFETY: masked-off lanes are not read; enabled ones are columns of row `r`.
-        let [a0, a1, b0, b1] = unsafe {
-            [
-                S::load_masked(masks[0], p.wrapping_add(PATCH_STARTS[0])),
-                S::load_masked(masks[1], p.wrapping_add(PATCH_STARTS[1])),
-                S::load_masked(masks[2], p.wrapping_add(PATCH_STARTS[2])),
-                S::load_masked(masks[3], p.wrapping_add(PATCH_STARTS[3])),
-            ]
-        };
         // SAFETY: the caller's features.
-        let ((e0, o0), (e1, o1)) = unsafe { (S::even_odd(a0, a1), S::even_odd(b0, b1)) };
-        [e0, o0, e1, o1]
+        let mut l = [unsafe { S::zero() }; 8];
+        for (k, slot) in l.iter_mut().enumerate() {
+            // SAFETY: masked-off lanes are not read; enabled ones are columns of row `r`.
+            *slot = unsafe { S::load_masked(masks[k], p.wrapping_add(PATCH_STARTS[k])) };
+        }
+        // SAFETY: the caller's features. Two rounds of even/odd lanes take every fourth.
+        unsafe {
+            let ((e01, o01), (e23, o23)) = (S::even_odd(l[0], l[1]), S::even_odd(l[2], l[3]));
+            let ((j0, j2), (j1, j3)) = (S::even_odd(e01, e23), S::even_odd(o01, o23));
+            let ((f01, p01), (f23, p23)) = (S::even_odd(l[4], l[5]), S::even_odd(l[6], l[7]));
+            let (j4, j5) = (S::even_odd(f01, f23).0, S::even_odd(p01, p23).0);
+            [j0, j1, j2, j3, j4, j5]
+        }
     }
 
     /// `V = Bᵀ·d·B` of the run's patches in one input channel `plane` `[h, w]`, stored at
@@ -404,39 +450,49 @@ impl Plan {
     ///
     /// # Safety
     /// Runs inside a function compiled for `S`'s features; `v` has room for 16 values at each
-    /// of its 16 strides.
+    /// of its 36 strides.
     #[inline(always)]
     unsafe fn input_run<S: F32x16>(&self, plane: &[f32], run: Run, v: *mut f32) {
-        // Tile `j` of the run reads columns `c0 + 2j .. c0 + 2j + 4`.
-        let c0 = (2 * run.tx) as isize - self.pw as isize;
+        // Tile `j` of the run reads columns `c0 + 4j .. c0 + 4j + 6`.
+        let c0 = (TILE * run.tx) as isize - self.pw as isize;
         let masks = PATCH_STARTS.map(|d| lane_mask(c0 + d as isize, self.w));
-        // SAFETY (all vector operations below): the caller's features. (Each row built by a
-        // call, not zeroed first and then filled: the zeroing was a `memset` per run.)
-        let d = unsafe {
-            [
-                self.patch_row::<S>(plane, run, 0, c0, &masks),
-                self.patch_row::<S>(plane, run, 1, c0, &masks),
-                self.patch_row::<S>(plane, run, 2, c0, &masks),
-                self.patch_row::<S>(plane, run, 3, c0, &masks),
-            ]
-        };
-        // `Bᵀ·e` of column `k` of the 4×4 vectors `m`. (A macro, not a closure: a closure
+        let mut d = [[unsafe { S::zero() }; PATCH]; PATCH];
+        for (i, row) in d.iter_mut().enumerate() {
+            // SAFETY: the caller's features. (Each row built by a call, not zeroed first and
+            // then filled: the zeroing was a `memset` per run.)
+            *row = unsafe { self.patch_row::<S>(plane, run, i, c0, &masks) };
+        }
+        // `Bᵀ·e` of column `k` of the 6×6 vectors `m`. (A macro, not a closure: a closure
         // passed to `array::from_fn` is compiled without the caller's features, and on AVX2 its
         // vector additions became calls, 38 % of W5's samples.)
         macro_rules! column {
             ($m:ident, $k:expr) => {
-                transform_b::<S>([$m[0][$k], $m[1][$k], $m[2][$k], $m[3][$k]])
+                transform_b::<S>([
+                    $m[0][$k], $m[1][$k], $m[2][$k], $m[3][$k], $m[4][$k], $m[5][$k],
+                ])
             };
         }
         // t[k][i]: row i, column k of Bᵀ·d; v[i][j]: row i, column j of Bᵀ·d·B.
         // SAFETY: the caller's features.
-        let t = unsafe { [column!(d, 0), column!(d, 1), column!(d, 2), column!(d, 3)] };
-        let v_rows = unsafe { [column!(t, 0), column!(t, 1), column!(t, 2), column!(t, 3)] };
+        let t = unsafe {
+            [
+                column!(d, 0),
+                column!(d, 1),
+                column!(d, 2),
+                column!(d, 3),
+                column!(d, 4),
+                column!(d, 5),
+            ]
+        };
         let stride = self.v_stride();
-        for (i, vi) in v_rows.iter().enumerate() {
+        // `i` picks the same column of every `t[k]`, not a row of `t`.
+        #[allow(clippy::needless_range_loop)]
+        for i in 0..PATCH {
+            // SAFETY: the caller's features.
+            let vi = unsafe { column!(t, i) };
             for (j, &value) in vi.iter().enumerate() {
                 // SAFETY: the caller's room (whole stores: see `Plan::block`).
-                unsafe { S::store(v.add((i * 4 + j) * stride), value) };
+                unsafe { S::store(v.add((i * PATCH + j) * stride), value) };
             }
         }
     }
@@ -446,157 +502,98 @@ impl Plan {
     ///
     /// # Safety
     /// Runs inside a function compiled for `S`'s features; `m` holds 16 values at each of its
-    /// 16 strides; the run's outputs in `out` are writable.
+    /// 36 strides; the run's outputs in `out` are writable.
     #[inline(always)]
     unsafe fn output_run<S: F32x16>(&self, m: *const f32, bias: f32, out: *mut f32, run: Run) {
-        let x0 = 2 * run.tx;
-        // Output columns `x0 .. x0 + 2n`, cut at the plane's edge.
-        let width = (2 * run.n).min(self.ow - x0);
-        let masks = [lane_mask(0, width), lane_mask(16, width)];
+        let x0 = TILE * run.tx;
+        // Output columns `x0 .. x0 + 4n`, cut at the plane's edge.
+        let width = (TILE * run.n).min(self.ow - x0);
+        let masks: [u16; 4] = core::array::from_fn(|q| lane_mask(16 * q as isize, width));
         let stride = self.m_stride();
         // SAFETY (the vector operations below): the caller's bounds and features; lanes past
         // the run are masked off. Plain loops, as in `input_run`.
         let bias = unsafe { S::splat(bias) };
-        let mut mm = [bias; 16];
-        for (xi, slot) in mm.iter_mut().enumerate() {
-            // Whole loads: the lanes past the run hold other tiles' (or stale) values, whose
-            // outputs the masked stores below leave out.
-            *slot = unsafe { S::load(m.add(xi * stride)) };
-        }
-        // Aᵀ·M: rows m0 + m1 + m2 and m1 - m2 - m3 of each column; then the same on the rows.
-        let mut s = [[bias; 4]; 2];
-        for k in 0..4 {
-            unsafe {
-                s[0][k] = S::add(S::add(mm[k], mm[4 + k]), mm[8 + k]);
-                s[1][k] = S::sub(S::sub(mm[4 + k], mm[8 + k]), mm[12 + k]);
+        // s[a][k]: row a, column k of Aᵀ·M, one column of M at a time.
+        let mut s = [[bias; PATCH]; TILE];
+        for k in 0..PATCH {
+            let mut col = [bias; PATCH];
+            for (i, slot) in col.iter_mut().enumerate() {
+                // Whole loads: the lanes past the run hold other tiles' (or stale) values,
+                // whose outputs the masked stores below leave out.
+                *slot = unsafe { S::load(m.add((i * PATCH + k) * stride)) };
+            }
+            let a_col = unsafe { transform_a::<S>(col) };
+            for (row, value) in s.iter_mut().zip(a_col) {
+                row[k] = value;
             }
         }
         for (a, s) in s.iter().enumerate() {
-            let r = 2 * run.ty + a;
+            let r = TILE * run.ty + a;
             if r >= self.oh {
                 continue;
             }
             let p = out.wrapping_add(r * self.ow + x0);
             // SAFETY: the caller's features; enabled lanes are the run's outputs in row `r`.
             unsafe {
-                let y0 = S::add(S::add(s[0], s[1]), S::add(s[2], bias));
-                let y1 = S::add(S::sub(s[1], s[2]), S::sub(bias, s[3]));
-                let (lo, hi) = S::interleave(y0, y1);
-                S::store_masked(p, masks[0], lo);
-                S::store_masked(p.wrapping_add(16), masks[1], hi);
+                let [y0, y1, y2, y3] = transform_a::<S>(*s);
+                let (y0, y1) = (S::add(y0, bias), S::add(y1, bias));
+                let (y2, y3) = (S::add(y2, bias), S::add(y3, bias));
+                // Two rounds of interleaving put each tile's four columns side by side.
+                let ((a0, a1), (b0, b1)) = (S::interleave(y0, y2), S::interleave(y1, y3));
+                let ((q0, q1), (q2, q3)) = (S::interleave(a0, b0), S::interleave(a1, b1));
+                for (q, value) in [q0, q1, q2, q3].into_iter().enumerate() {
+                    S::store_masked(p.wrapping_add(16 * q), masks[q], value);
+                }
             }
         }
     }
 }
 
-/// `Bᵀ·e` of one column (or row) `e` of a 4×4 patch: `e0 - e2, e1 + e2, e2 - e1, e1 - e3`.
+/// `Bᵀ·e` of one column (or row) `e` of a 6×6 patch:
+/// `4e0 − 5e2 + e4`, `−4(e1 + e2) + e3 + e4`, `4(e1 − e2) − e3 + e4`, `2(e3 − e1) − e2 + e4`,
+/// `2(e1 − e3) − e2 + e4` and `4e1 − 5e3 + e5`.
 ///
 /// # Safety
 /// Runs inside a function compiled for `S`'s features (it is always inlined there).
 #[inline(always)]
-unsafe fn transform_b<S: F32x16>(e: [S::V; 4]) -> [S::V; 4] {
+unsafe fn transform_b<S: F32x16>(e: [S::V; PATCH]) -> [S::V; PATCH] {
     // SAFETY: the caller's features.
     unsafe {
+        let (four, minus_four, minus_five) = (S::splat(4.0), S::splat(-4.0), S::splat(-5.0));
+        let t0 = S::mul_add(minus_four, e[2], e[4]);
+        let t1 = S::mul_add(minus_four, e[1], e[3]);
+        let t2 = S::sub(e[4], e[2]);
+        let t3 = S::mul(S::splat(2.0), S::sub(e[3], e[1]));
         [
-            S::sub(e[0], e[2]),
-            S::add(e[1], e[2]),
-            S::sub(e[2], e[1]),
-            S::sub(e[1], e[3]),
+            S::mul_add(four, e[0], S::mul_add(minus_five, e[2], e[4])),
+            S::add(t0, t1),
+            S::sub(t0, t1),
+            S::add(t2, t3),
+            S::sub(t2, t3),
+            S::mul_add(four, e[1], S::mul_add(minus_five, e[3], e[5])),
+        ]
+    }
+}
+
+/// `Aᵀ·m` of one column (or row) `m` of a 6×6 transformed tile: `m0 + (m1 + m2) + (m3 + m4)`,
+/// `(m1 − m2) + 2(m3 − m4)`, `(m1 + m2) + 4(m3 + m4)` and `(m1 − m2) + 8(m3 − m4) + m5`.
+///
+/// # Safety
+/// Runs inside a function compiled for `S`'s features (it is always inlined there).
+#[inline(always)]
+unsafe fn transform_a<S: F32x16>(m: [S::V; PATCH]) -> [S::V; TILE] {
+    // SAFETY: the caller's features.
+    unsafe {
+        let (sum12, diff12) = (S::add(m[1], m[2]), S::sub(m[1], m[2]));
+        let (sum34, diff34) = (S::add(m[3], m[4]), S::sub(m[3], m[4]));
+        [
+            S::add(S::add(m[0], sum12), sum34),
+            S::mul_add(S::splat(2.0), diff34, diff12),
+            S::mul_add(S::splat(4.0), sum34, sum12),
+            S::add(S::mul_add(S::splat(8.0), diff34, diff12), m[5]),
         ]
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::kernels::conv_reference::{check_f32_kernel, check_f32_kernel_nested, per_isa};
-
-    /// `(x, w, padding)` in lifted 3-d form.
-    type Problem = ([usize; 5], [usize; 5], [usize; 3]);
-
-    #[test]
-    fn winograd_matches_the_definition() {
-        let problems: &[Problem] = &[
-            // W5's shape, smaller.
-            ([2, 16, 1, 14, 14], [16, 16, 1, 3, 3], [0, 1, 1]),
-            // Odd output extents (a half tile at the bottom and right), no padding, channel
-            // counts off the register tile (17 in, 20 out).
-            ([1, 17, 1, 13, 15], [20, 17, 1, 3, 3], [0, 0, 0]),
-            // Wide rows (runs of 16, 16 and 3 tiles), padding 2 (patches wholly in the padding).
-            ([1, 16, 1, 9, 70], [16, 16, 1, 3, 3], [0, 2, 2]),
-            // Several blocks per image, blocks starting inside a tile row, unequal paddings.
-            ([3, 16, 1, 40, 41], [24, 16, 1, 3, 3], [0, 1, 0]),
-            // The smallest output it takes (2×2) and a tall narrow image.
-            ([2, 32, 1, 2, 2], [16, 32, 1, 3, 3], [0, 1, 1]),
-            ([1, 16, 1, 37, 3], [16, 16, 1, 3, 3], [0, 1, 1]),
-            // Padding 3: whole patches, and whole output rows, in the padding (bias only).
-            ([1, 16, 1, 5, 6], [19, 16, 1, 3, 3], [0, 3, 3]),
-            // 64 channels each way: the smallest blocks (48 tiles), two per image.
-            ([1, 64, 1, 12, 20], [64, 64, 1, 3, 3], [0, 1, 1]),
-        ];
-        for (i, &(xs, ws, padding)) in problems.iter().enumerate() {
-            let g = Geom {
-                stride: [1, 1, 1],
-                padding,
-                dilation: [1, 1, 1],
-                groups: 1,
-            };
-            let os = [1, xs[3] + 2 * padding[1] - 2, xs[4] + 2 * padding[2] - 2];
-            assert_eq!(
-                applies(ws, &g, [xs[2], xs[3], xs[4]], os),
-                Isa::detect().is_some(),
-                "problem {i}"
-            );
-            for isa in per_isa("conv_winograd") {
-                let what = format!("problem {i} {isa:?}");
-                check_f32_kernel(conv_f32_with, isa, xs, ws, &g, i as f64, &what);
-            }
-        }
-    }
-
-    #[test]
-    fn applies_to_w5_not_to_other_kernels_strides_or_few_channels() {
-        let g = |stride, padding, dilation, groups| Geom {
-            stride,
-            padding,
-            dilation,
-            groups,
-        };
-        let plain = g([1, 1, 1], [0, 1, 1], [1, 1, 1], 1);
-        let (xs, os) = ([1, 56, 56], [1, 56, 56]);
-        assert_eq!(
-            applies([64, 64, 1, 3, 3], &plain, xs, os),
-            Isa::detect().is_some()
-        );
-        // Strided, dilated, grouped, 5×5, 3-d, or too few channels: not Winograd.
-        let strided = g([1, 2, 2], [0, 1, 1], [1, 1, 1], 1);
-        assert!(!applies([64, 64, 1, 3, 3], &strided, xs, [1, 28, 28]));
-        let dilated = g([1, 1, 1], [0, 2, 2], [1, 2, 2], 1);
-        assert!(!applies([64, 64, 1, 3, 3], &dilated, xs, os));
-        let grouped = g([1, 1, 1], [0, 1, 1], [1, 1, 1], 2);
-        assert!(!applies([64, 32, 1, 3, 3], &grouped, xs, os));
-        assert!(!applies([64, 64, 1, 5, 5], &plain, xs, [1, 54, 54]));
-        assert!(!applies(
-            [64, 64, 3, 3, 3],
-            &plain,
-            [3, 56, 56],
-            [1, 56, 56]
-        ));
-        assert!(!applies([64, 8, 1, 3, 3], &plain, xs, os));
-        assert!(!applies([8, 64, 1, 3, 3], &plain, xs, os));
-    }
-
-    #[test]
-    fn runs_inside_rayon_tasks() {
-        let g = Geom {
-            stride: [1, 1, 1],
-            padding: [0, 1, 1],
-            dilation: [1, 1, 1],
-            groups: 1,
-        };
-        for isa in per_isa("conv_winograd") {
-            let (xs, ws) = ([1, 16, 1, 30, 30], [16, 16, 1, 3, 3]);
-            check_f32_kernel_nested(conv_f32_with, isa, xs, ws, &g);
-        }
-    }
-}
+mod tests;
