@@ -70,7 +70,7 @@ pub(crate) fn conv_forward<T: FloatElement>(
             os,
         };
         #[cfg(target_arch = "x86_64")]
-        if conv_winograd::applies(w_shape, g, xs, os) {
+        if conv_winograd::applies(batch, w_shape, g, xs, os) {
             let mut out = out();
             conv_winograd::conv_f32(&args, &mut out);
             return from_f32(out);

@@ -238,7 +238,7 @@ pub(crate) fn transposed_f32(args: &ConvArgs<f32>) -> Option<Vec<f32>> {
     };
     let icg = ic / g.groups;
     let conv_w_shape = [ocg * g.groups, icg, kd, kh, kw];
-    let winograd = conv_winograd::applies(conv_w_shape, &conv, xs, os);
+    let winograd = conv_winograd::applies(batch, conv_w_shape, &conv, xs, os);
     if !winograd && !applies(conv_w_shape, &conv, xs, os) {
         return None;
     }

@@ -50,12 +50,8 @@ fn winograd_matches_the_definition() {
             dilation: [1, 1, 1],
             groups: 1,
         };
-        let os = [1, xs[3] + 2 * padding[1] - 2, xs[4] + 2 * padding[2] - 2];
-        assert_eq!(
-            applies(ws, &g, [xs[2], xs[3], xs[4]], os),
-            Isa::detect().is_some(),
-            "problem {i}"
-        );
+        // Most of these are below `MIN_TILES`: the kernel is checked directly, whether or not
+        // `applies` would give it the problem.
         for isa in per_isa("conv_winograd") {
             let what = format!("problem {i} {isa:?}");
             check_f32_kernel(kernel(isa), xs, ws, &g, i as f64, &what);
@@ -64,7 +60,7 @@ fn winograd_matches_the_definition() {
 }
 
 #[test]
-fn applies_to_w5_not_to_other_kernels_strides_or_few_channels() {
+fn applies_to_w5_not_to_other_kernels_strides_few_channels_or_few_tiles() {
     let g = |stride, padding, dilation, groups| Geom {
         stride,
         padding,
@@ -73,26 +69,32 @@ fn applies_to_w5_not_to_other_kernels_strides_or_few_channels() {
     };
     let plain = g([1, 1, 1], [0, 1, 1], [1, 1, 1], 1);
     let (xs, os) = ([1, 56, 56], [1, 56, 56]);
-    assert_eq!(
-        applies([64, 64, 1, 3, 3], &plain, xs, os),
-        Isa::detect().is_some()
-    );
+    let cpu = Isa::detect().is_some();
+    // W5 (1568 tiles) and one of its images (196).
+    assert_eq!(applies(8, [64, 64, 1, 3, 3], &plain, xs, os), cpu);
+    assert_eq!(applies(1, [64, 64, 1, 3, 3], &plain, xs, os), cpu);
+    // Deep layers on small planes: 4 and 128 tiles are too few, 192 are enough.
+    let (xs7, xs14) = ([1, 7, 7], [1, 14, 14]);
+    assert!(!applies(1, [512, 512, 1, 3, 3], &plain, xs7, xs7));
+    assert!(!applies(8, [256, 256, 1, 3, 3], &plain, xs14, xs14));
+    assert_eq!(applies(12, [256, 256, 1, 3, 3], &plain, xs14, xs14), cpu);
     // Strided, dilated, grouped, 5×5, 3-d, or too few channels: not Winograd.
     let strided = g([1, 2, 2], [0, 1, 1], [1, 1, 1], 1);
-    assert!(!applies([64, 64, 1, 3, 3], &strided, xs, [1, 28, 28]));
+    assert!(!applies(8, [64, 64, 1, 3, 3], &strided, xs, [1, 28, 28]));
     let dilated = g([1, 1, 1], [0, 2, 2], [1, 2, 2], 1);
-    assert!(!applies([64, 64, 1, 3, 3], &dilated, xs, os));
+    assert!(!applies(8, [64, 64, 1, 3, 3], &dilated, xs, os));
     let grouped = g([1, 1, 1], [0, 1, 1], [1, 1, 1], 2);
-    assert!(!applies([64, 32, 1, 3, 3], &grouped, xs, os));
-    assert!(!applies([64, 64, 1, 5, 5], &plain, xs, [1, 54, 54]));
+    assert!(!applies(8, [64, 32, 1, 3, 3], &grouped, xs, os));
+    assert!(!applies(8, [64, 64, 1, 5, 5], &plain, xs, [1, 54, 54]));
     assert!(!applies(
+        8,
         [64, 64, 3, 3, 3],
         &plain,
         [3, 56, 56],
         [1, 56, 56]
     ));
-    assert!(!applies([64, 8, 1, 3, 3], &plain, xs, os));
-    assert!(!applies([8, 64, 1, 3, 3], &plain, xs, os));
+    assert!(!applies(8, [64, 8, 1, 3, 3], &plain, xs, os));
+    assert!(!applies(8, [8, 64, 1, 3, 3], &plain, xs, os));
 }
 
 #[test]
