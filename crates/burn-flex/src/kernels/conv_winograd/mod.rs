@@ -230,7 +230,7 @@ fn transform_filters(w: &[f32], oc: usize, c: usize, ocp: usize) -> Vec<f32> {
     let dst = SendPtr(u.as_mut_ptr());
     let panels = |ob: usize| {
         // The whole pointer, not its field (which a closure would capture alone).
-        let dst = dst;
+        let panel_dst = dst;
         let lanes = MR.min(oc - ob * MR);
         for ci in 0..c {
             // f[tap][lane]: the panel's eight filters, zero past `oc`.
@@ -265,7 +265,7 @@ fn transform_filters(w: &[f32], oc: usize, c: usize, ocp: usize) -> Vec<f32> {
                     for (lane, v) in value.into_iter().enumerate() {
                         // SAFETY: `at + lane` lies in `u` (ξ < 36, ob < ocp/8, ci < c), and
                         // only the task of panel `ob` writes it.
-                        unsafe { *dst.0.add(at + lane) = v as f32 };
+                        unsafe { *panel_dst.0.add(at + lane) = v as f32 };
                     }
                 }
             }
