@@ -27,22 +27,28 @@ impl RefArray {
             (size + 2 * p.padding[i] - p.dilation[i] * (k - 1) - 1) / p.stride[i] + 1
         };
         let (oh, ow) = (out_size(h, kh, 0), out_size(w, kw, 1));
+        // Flat row-major indexing (`at` checks every index, which made large cases slow).
+        let (x, wt) = (&self.data, &weight.data);
         Self::from_fn(&[n, c_out, oh, ow], |i| {
-            let (b, o, y, x) = (i[0], i[1], i[2], i[3]);
+            let (b, o, y, xo) = (i[0], i[1], i[2], i[3]);
             let g = o / cog;
             let mut acc = bias.map_or(0.0, |bias| bias.data[o]);
             for c in 0..cig {
+                let plane = &x[(b * c_in + g * cig + c) * h * w..][..h * w];
+                let taps = &wt[(o * cig + c) * kh * kw..][..kh * kw];
                 for ky in 0..kh {
+                    let iy =
+                        (y * p.stride[0] + ky * p.dilation[0]) as isize - p.padding[0] as isize;
+                    if iy < 0 || iy >= h as isize {
+                        continue;
+                    }
                     for kx in 0..kw {
-                        let iy =
-                            (y * p.stride[0] + ky * p.dilation[0]) as isize - p.padding[0] as isize;
-                        let ix =
-                            (x * p.stride[1] + kx * p.dilation[1]) as isize - p.padding[1] as isize;
-                        if iy < 0 || ix < 0 || iy >= h as isize || ix >= w as isize {
+                        let ix = (xo * p.stride[1] + kx * p.dilation[1]) as isize
+                            - p.padding[1] as isize;
+                        if ix < 0 || ix >= w as isize {
                             continue;
                         }
-                        acc += self.at(&[b, g * cig + c, iy as usize, ix as usize])
-                            * weight.at(&[o, c, ky, kx]);
+                        acc += plane[iy as usize * w + ix as usize] * taps[ky * kw + kx];
                     }
                 }
             }

@@ -75,7 +75,7 @@ pub(crate) fn conv_forward<T: FloatElement>(
             conv_winograd::conv_f32(&args, &mut out);
             return from_f32(out);
         }
-        if conv_direct::applies(w_shape, g, xs, os) {
+        if conv_direct::applies(batch, w_shape, g, xs, os) {
             let mut out = out();
             conv_direct::conv_f32(&args, &mut out);
             return from_f32(out);
@@ -246,7 +246,7 @@ pub fn conv3d<T: FloatElement>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernels::conv_reference::{Case, check_forward};
+    use crate::kernels::conv_reference::{Case, WINOGRAD_TOLERANCE, check_forward};
 
     #[rustfmt::skip]
     const CONV_CASES: &[Case] = &[
@@ -262,15 +262,21 @@ mod tests {
         // Kernel larger than the unpadded input.
         Case { x: &[1, 2, 2, 3], w: &[3, 2, 3, 3], stride: &[1, 1], pad: &[1, 2], pad_out: &[0, 0], dil: &[1, 1], groups: 1 },
         Case { x: &[2, 2, 5, 4, 6], w: &[4, 1, 2, 3, 2], stride: &[1, 2, 2], pad: &[1, 0, 1], pad_out: &[0, 0, 0], dil: &[2, 1, 1], groups: 2 },
-        // 16 channels, 3×3, stride 1: Winograd in f32 (and bf16, widened).
-        Case { x: &[2, 16, 9, 11], w: &[16, 16, 3, 3], stride: &[1, 1], pad: &[1, 1], pad_out: &[0, 0], dil: &[1, 1], groups: 1 },
         // Large enough to take the rayon path over the batch.
         Case { x: &[4, 8, 16, 16], w: &[8, 8, 3, 3], stride: &[1, 1], pad: &[1, 1], pad_out: &[0, 0], dil: &[1, 1], groups: 1 },
     ];
 
+    /// 16 channels, 3×3, stride 1, 224 output tiles of 4×4: Winograd in f32 (and bf16, widened)
+    /// on AVX-512 and AVX2 CPUs.
+    #[rustfmt::skip]
+    const WINOGRAD_CASES: &[Case] = &[
+        Case { x: &[4, 16, 26, 30], w: &[16, 16, 3, 3], stride: &[1, 1], pad: &[1, 1], pad_out: &[0, 0], dil: &[1, 1], groups: 1 },
+    ];
+
     #[test]
     fn conv_matches_direct_definition() {
-        check_forward(CONV_CASES, false);
+        check_forward(CONV_CASES, false, 1e-5);
+        check_forward(WINOGRAD_CASES, false, WINOGRAD_TOLERANCE);
     }
 
     #[test]

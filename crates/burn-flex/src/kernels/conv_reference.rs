@@ -210,7 +210,10 @@ fn run<T: FloatElement>(
     }
 }
 
-pub fn check_forward(cases: &[Case], transposed: bool) {
+/// Checks every case of `cases` (convolutions, or transposed ones) in f64, f32 and bf16 against
+/// the direct definition; `f32_tol` is the f32 result's error allowed, relative to
+/// `1 + |expected|`.
+pub fn check_forward(cases: &[Case], transposed: bool, f32_tol: f64) {
     for (i, c) in cases.iter().enumerate() {
         let g = geom(c);
         let (xs, ws) = (lift_shape(c.x), lift_shape(c.w));
@@ -238,7 +241,7 @@ pub fn check_forward(cases: &[Case], transposed: bool) {
             assert_eq!(lift_shape(&out_shape), shape, "{what}: shape");
             assert_close(&out, &expected, 1e-12, &format!("{what} f64"));
             let (out, _) = run::<f32>(c, &x, &w, bias, transposed);
-            assert_close(&out, &expected, 1e-5, &format!("{what} f32"));
+            assert_close(&out, &expected, f32_tol, &format!("{what} f32"));
             // bf16: compare against the reference on the bf16-rounded operands.
             let round = |v: &[f64]| back(&to::<bf16>(v));
             let (xr, wr, br) = (round(&x), round(&w), bias.map(round));
@@ -252,6 +255,12 @@ pub fn check_forward(cases: &[Case], transposed: bool) {
 /// The signature the f32 convolution kernels' entry points share (`conv_direct`'s and
 /// `conv_winograd`'s `conv_f32_with`): the instruction set to run, the convolution, the output.
 pub(crate) type ConvF32 = fn(Isa, &ConvArgs<f32>, &mut [f32]);
+
+/// The error the tests allow the Winograd kernel (`conv_winograd`), relative to
+/// `1 + |expected|`. F(4×4)'s transforms round more than a direct sum: on its tests' problems
+/// (outputs of RMS 1–7) the largest errors were 5e-5 to 1.3e-4 absolute (the direct kernels'
+/// tests allow 1e-5); a wrong tap or tile is off by the order of the outputs themselves.
+pub(crate) const WINOGRAD_TOLERANCE: f64 = 2e-4;
 
 /// An f32 convolution kernel under test: its entry point, the instruction set to run it with,
 /// and the error it may make, relative to `1 + |expected|`.

@@ -183,7 +183,7 @@ pub fn conv_transpose3d<T: FloatElement>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernels::conv_reference::{Case, check_forward};
+    use crate::kernels::conv_reference::{Case, WINOGRAD_TOLERANCE, check_forward};
 
     #[rustfmt::skip]
     const TRANSPOSED_CASES: &[Case] = &[
@@ -198,14 +198,20 @@ mod tests {
         Case { x: &[2, 8, 10, 12], w: &[8, 8, 3, 3], stride: &[1, 1], pad: &[1, 1], pad_out: &[0, 0], dil: &[1, 1], groups: 1 },
         Case { x: &[1, 8, 12, 20], w: &[8, 5, 2, 3], stride: &[1, 1], pad: &[0, 1], pad_out: &[0, 0], dil: &[2, 1], groups: 2 },
         Case { x: &[1, 4, 4, 6, 40], w: &[4, 8, 2, 2, 3], stride: &[1, 1, 1], pad: &[1, 0, 2], pad_out: &[0, 0, 0], dil: &[1, 1, 1], groups: 1 },
-        // 16 channels each way, padding 1 and 0 (the convolution's 1 and 2): Winograd in f32.
-        Case { x: &[1, 16, 7, 9], w: &[16, 16, 3, 3], stride: &[1, 1], pad: &[1, 1], pad_out: &[0, 0], dil: &[1, 1], groups: 1 },
-        Case { x: &[2, 16, 6, 5], w: &[16, 24, 3, 3], stride: &[1, 1], pad: &[0, 0], pad_out: &[0, 0], dil: &[1, 1], groups: 1 },
+    ];
+
+    /// 16 channels each way, padding 1 and 0 (the convolution's 1 and 2), 224 and 288 output
+    /// tiles of 4×4: Winograd in f32 on AVX-512 and AVX2 CPUs.
+    #[rustfmt::skip]
+    const WINOGRAD_CASES: &[Case] = &[
+        Case { x: &[4, 16, 26, 30], w: &[16, 16, 3, 3], stride: &[1, 1], pad: &[1, 1], pad_out: &[0, 0], dil: &[1, 1], groups: 1 },
+        Case { x: &[8, 16, 22, 20], w: &[16, 24, 3, 3], stride: &[1, 1], pad: &[0, 0], pad_out: &[0, 0], dil: &[1, 1], groups: 1 },
     ];
 
     #[test]
     fn conv_transpose_matches_direct_definition() {
-        check_forward(TRANSPOSED_CASES, true);
+        check_forward(TRANSPOSED_CASES, true, 1e-5);
+        check_forward(WINOGRAD_CASES, true, WINOGRAD_TOLERANCE);
     }
 
     #[test]

@@ -26,17 +26,36 @@ use super::im2col::{ConvArgs, Geom};
 use super::isa::Isa;
 use crate::parallel;
 use std::cell::RefCell;
+use std::ops::Range;
 use tile::{MAX_POINTS, MAX_ROWS, NV, TileArgs};
 
 /// Grid points one parallel task computes when an image is split between threads.
 const POINTS_PER_TASK: usize = 384;
 
-/// Whether the direct kernel takes this convolution: stride 1 everywhere, an AVX-512 or AVX2
-/// CPU, enough output channels per group to fill most of a tile, and at most a quarter more
-/// grid points than outputs (the padded columns and the last tile's tail).
-pub(crate) fn applies(w_shape: [usize; 5], g: &Geom, xs: [usize; 3], os: [usize; 3]) -> bool {
+/// The fewest output points (over the batch) the direct kernel takes: below that, packing its
+/// weights (once per call, on one thread, in proportion to the points' work as the taps are)
+/// costs more than it saves. On a Zen 2 host im2col and `gemm` took `[1, 256, 14, 14]` (196
+/// points, 3×3) in 1.9–2.1 ms against 2.4–2.7 here, and `[1, 512, 7, 7]` (49) in 2.3–2.8
+/// against 2.4–3.2; at `[8, 512, 7, 7]` (392) the two were level and from `[1, 128, 28, 28]`
+/// (784: 1.7–1.9 ms against 1.8–1.9) the direct kernel leads.
+pub(crate) const MIN_POINTS: usize = 200;
+
+/// Whether the direct kernel takes this convolution of `batch` images: stride 1 everywhere, an
+/// AVX-512 or AVX2 CPU, enough output channels per group to fill most of a tile, at most a
+/// quarter more grid points than outputs (the padded columns and the last tile's tail), and
+/// at least [`MIN_POINTS`] outputs per channel over the batch.
+pub(crate) fn applies(
+    batch: usize,
+    w_shape: [usize; 5],
+    g: &Geom,
+    xs: [usize; 3],
+    os: [usize; 3],
+) -> bool {
     match Isa::detect() {
-        Some(tile) => applies_to(tile, w_shape, g, xs, os),
+        Some(tile) => {
+            batch * os.iter().product::<usize>() >= MIN_POINTS
+                && applies_to(tile, w_shape, g, xs, os)
+        }
         None => false,
     }
 }
@@ -239,7 +258,7 @@ pub(crate) fn transposed_f32(args: &ConvArgs<f32>) -> Option<Vec<f32>> {
     let icg = ic / g.groups;
     let conv_w_shape = [ocg * g.groups, icg, kd, kh, kw];
     let winograd = conv_winograd::applies(batch, conv_w_shape, &conv, xs, os);
-    if !winograd && !applies(conv_w_shape, &conv, xs, os) {
+    if !winograd && !applies(batch, conv_w_shape, &conv, xs, os) {
         return None;
     }
     let taps = kd * kh * kw;
@@ -352,30 +371,52 @@ struct Group<'a> {
 impl Group<'_> {
     /// Computes every tile of the group into `dst` `[ocg, n_out]`, split between threads when
     /// `parallel`.
+    ///
+    /// Tasks take [`POINTS_PER_TASK`] grid points each, and when an image has too few of those
+    /// to give every thread two, its output channels are shared out too: a `[1, 256, 14, 14]`
+    /// layer (one task of points) ran on one core at 3.5 ms, against 1.9–2.1 ms through im2col
+    /// and `gemm` on two, on a Zen 2 host.
     fn run(&self, padded: &[f32], dst: &mut [f32], parallel: bool) {
         let points = self.tile.tile_points();
         let tiles = self.grid.len.div_ceil(points);
         let per_task = POINTS_PER_TASK / points;
+        let point_tasks = tiles.div_ceil(per_task);
+        let blocks = self.ocg.div_ceil(self.tile.tile_rows());
+        let block_tasks = if parallel {
+            (2 * parallel::threads())
+                .div_ceil(point_tasks)
+                .clamp(1, blocks)
+        } else {
+            1
+        };
+        let per_block_task = blocks.div_ceil(block_tasks);
         let dst_ptr = SendPtr(dst.as_mut_ptr());
-        let task = |t0: usize| {
+        let task = |i: usize| {
+            let (t0, b0) = (
+                (i / block_tasks) * per_task,
+                (i % block_tasks) * per_block_task,
+            );
+            let block_range = b0..(b0 + per_block_task).min(blocks);
             for t in t0..(t0 + per_task).min(tiles) {
-                // SAFETY: tiles cover disjoint grid points, so their stores never overlap, and
-                // every store lands inside `dst` (`Grid::stores` keeps to valid outputs).
-                unsafe { self.tile(padded, t * points, dst_ptr) };
+                // SAFETY: tiles cover disjoint grid points and blocks disjoint channels, so
+                // their stores never overlap, and every store lands inside `dst`
+                // (`Grid::stores` keeps to valid outputs).
+                unsafe { self.tile(padded, t * points, block_range.clone(), dst_ptr) };
             }
         };
         if parallel {
-            parallel::for_each(tiles.div_ceil(per_task), |i| task(i * per_task));
+            parallel::for_each(point_tasks * block_tasks, task);
         } else {
-            (0..tiles).step_by(per_task).for_each(task);
+            (0..point_tasks).for_each(task);
         }
     }
 
-    /// All output channels of the tile at grid point `q`.
+    /// The output channels of the register-tile blocks `blocks` of the tile at grid point `q`.
     ///
     /// # Safety
-    /// `dst` holds `ocg · n_out` values no other thread writes at these grid points.
-    unsafe fn tile(&self, padded: &[f32], q: usize, dst: SendPtr) {
+    /// `dst` holds `ocg · n_out` values no other thread writes at these grid points and
+    /// channels.
+    unsafe fn tile(&self, padded: &[f32], q: usize, blocks: Range<usize>, dst: SendPtr) {
         let (lanes, mr) = (self.tile.tile_lanes(), self.tile.tile_rows());
         let mut stores = [Stores::default(); NV];
         for (v, s) in stores.iter_mut().take(self.tile.tile_vectors()).enumerate() {
@@ -389,7 +430,8 @@ impl Group<'_> {
                 <= padded.len(),
             "conv_direct: tile at {q} reads past the padded image"
         );
-        for (blk, panel) in self.panels.chunks_exact(k_len * mr).enumerate() {
+        let panels = self.panels.chunks_exact(k_len * mr).enumerate();
+        for (blk, panel) in panels.skip(blocks.start).take(blocks.len()) {
             let co = blk * mr;
             let rows = (self.ocg - co).min(mr);
             let mut bias = [0.0; MAX_ROWS];

@@ -61,6 +61,9 @@ fn direct_matches_the_definition() {
             [1, 18, 18],
             1,
         ),
+        // Batch 1 on a small plane with many channels (one task of points, so the output
+        // channels are shared between threads) and a channel tail (50 = 6·8 + 2 = 8·6 + 2).
+        ([1, 24, 1, 6, 7], [50, 24, 1, 3, 3], [0, 1, 1], [1, 1, 1], 1),
     ];
     for (i, &(xs, ws, padding, dilation, groups)) in problems.iter().enumerate() {
         let g = Geom {
@@ -77,7 +80,7 @@ fn direct_matches_the_definition() {
 }
 
 #[test]
-fn applies_to_w5_not_to_strided_or_wasteful_grids() {
+fn applies_to_w5_not_to_strided_or_wasteful_grids_or_few_points() {
     let g = |stride, padding| Geom {
         stride,
         padding,
@@ -85,26 +88,42 @@ fn applies_to_w5_not_to_strided_or_wasteful_grids() {
         groups: 1,
     };
     let ws = [64, 64, 1, 3, 3];
+    let cpu = Isa::detect().is_some();
     assert_eq!(
-        applies(ws, &g([1, 1, 1], [0, 1, 1]), [1, 56, 56], [1, 56, 56]),
-        Isa::detect().is_some()
+        applies(1, ws, &g([1, 1, 1], [0, 1, 1]), [1, 56, 56], [1, 56, 56]),
+        cpu
     );
+    // Deep layers on small planes: 196 points are too few for one image, 392 enough.
+    let same = g([1, 1, 1], [0, 1, 1]);
+    let xs14 = [1, 14, 14];
+    assert!(!applies(1, [256, 256, 1, 3, 3], &same, xs14, xs14));
+    assert_eq!(applies(2, [256, 256, 1, 3, 3], &same, xs14, xs14), cpu);
+    // (A batch of 64 below, so that the other rules are the ones tested.)
     assert!(!applies(
+        64,
         ws,
         &g([1, 2, 2], [0, 1, 1]),
         [1, 56, 56],
         [1, 28, 28]
     ));
     // A 4×4 image padded to 6×6: 22 grid points for 16 outputs, one 48-point tile.
-    assert!(!applies(ws, &g([1, 1, 1], [0, 1, 1]), [1, 4, 4], [1, 4, 4]));
+    assert!(!applies(
+        64,
+        ws,
+        &g([1, 1, 1], [0, 1, 1]),
+        [1, 4, 4],
+        [1, 4, 4]
+    ));
     // No input channels, or an empty image that padding alone gives outputs.
     assert!(!applies(
+        64,
         [64, 0, 1, 3, 3],
         &g([1, 1, 1], [0, 1, 1]),
         [1, 56, 56],
         [1, 56, 56]
     ));
     assert!(!applies(
+        64,
         [8, 8, 1, 1, 1],
         &g([1, 1, 1], [0, 1, 1]),
         [1, 0, 100],

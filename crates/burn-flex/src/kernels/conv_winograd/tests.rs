@@ -2,21 +2,15 @@
 
 use super::*;
 use crate::kernels::conv_reference::{
-    F32Kernel, check_f32_kernel, check_f32_kernel_nested, per_isa,
+    F32Kernel, WINOGRAD_TOLERANCE, check_f32_kernel, check_f32_kernel_nested, per_isa,
 };
-
-/// The error allowed, relative to `1 + |expected|`. F(4×4)'s transforms round more than a
-/// direct sum: on these problems (outputs of RMS 1–7) the largest errors were 5e-5 to 1.3e-4
-/// absolute (the direct kernels' tests allow 1e-5); a wrong tap or tile is off by the order
-/// of the outputs themselves.
-const TOLERANCE: f64 = 2e-4;
 
 /// The kernel on `isa`, as the reference checks take it.
 fn kernel(isa: Isa) -> F32Kernel {
     F32Kernel {
         conv: conv_f32_with,
         isa,
-        tol: TOLERANCE,
+        tol: WINOGRAD_TOLERANCE,
     }
 }
 
