@@ -301,14 +301,30 @@ thread_local! {
 }
 
 /// `w` `[ocg, k]` as `ceil(ocg/mr)` panels `[k][mr]`, zero beyond the last output channel.
+///
+/// Each panel is written in order from its `mr` rows, panels shared between threads when
+/// there are many (a 512-channel 3×3 layer has 2.4 M weights, packed once per call): on a Zen 2
+/// host `[2, 512, 14, 14]` went from 16.8–17.2 to 14.8–15.4 ms, `[8, 512, 7, 7]` from 14.0–15.8
+/// to 14.1–14.5 (alternated runs).
 fn pack_weights(w: &[f32], ocg: usize, k_len: usize, mr: usize) -> Vec<f32> {
     let blocks = ocg.div_ceil(mr);
     let mut packed = vec![0.0; blocks * k_len * mr];
-    for (co, row) in w.chunks_exact(k_len).enumerate() {
-        let panel = &mut packed[(co / mr) * k_len * mr..];
-        for (k, &v) in row.iter().enumerate() {
-            panel[k * mr + co % mr] = v;
+    let fill = |b: usize, panel: &mut [f32]| {
+        let rows = mr.min(ocg - b * mr);
+        let w_b = &w[b * mr * k_len..][..rows * k_len];
+        for (k, slots) in panel.chunks_exact_mut(mr).enumerate() {
+            for (r, slot) in slots[..rows].iter_mut().enumerate() {
+                *slot = w_b[r * k_len + k];
+            }
         }
+    };
+    if packed.len() >= PARALLEL_WORK {
+        parallel::for_each_chunk_mut(&mut packed, k_len * mr, fill);
+    } else {
+        packed
+            .chunks_mut(k_len * mr)
+            .enumerate()
+            .for_each(|(b, p)| fill(b, p));
     }
     packed
 }
