@@ -33,8 +33,9 @@ use tile::{MAX_POINTS, MAX_ROWS, NV, TileArgs};
 const POINTS_PER_TASK: usize = 384;
 
 /// The fewest output points (over the batch) the direct kernel takes: below that, packing its
-/// weights (once per call, on one thread, in proportion to the points' work as the taps are)
-/// costs more than it saves. On a Zen 2 host im2col and `gemm` took `[1, 256, 14, 14]` (196
+/// weights (once per call, work in proportion to the taps like the points' own) and splitting
+/// a small image between threads cost more than they save (measured before the packing was
+/// shared between threads). On a Zen 2 host im2col and `gemm` took `[1, 256, 14, 14]` (196
 /// points, 3×3) in 1.9–2.1 ms against 2.4–2.7 here, and `[1, 512, 7, 7]` (49) in 2.3–2.8
 /// against 2.4–3.2; at `[8, 512, 7, 7]` (392) the two were level and from `[1, 128, 28, 28]`
 /// (784: 1.7–1.9 ms against 1.8–1.9) the direct kernel leads.

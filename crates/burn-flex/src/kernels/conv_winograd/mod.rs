@@ -10,7 +10,7 @@
 //! 16 outputs, against 144 for the direct ones.
 //!
 //! Tiles are taken in blocks of [`block_tiles`] (a few dozen), small enough that a block's `V`
-//! and `M` stay in the core's L2 cache: each block's input transform, its 36 products (one
+//! and `M` stay in or near the core's L2 cache (see [`BLOCK_BYTES`]): each block's input transform, its 36 products (one
 //! 8 × 48 register tile over `c` on AVX-512, four 2 × 48 ones on AVX2) and its output transform
 //! run on one thread, blocks in parallel. Both transforms work on 16 neighbouring tiles of a
 //! tile row at a time: a patch's six columns are every fourth lane of two overlapping windows
@@ -77,7 +77,8 @@ pub(crate) fn applies(
 ) -> bool {
     let [oc, ic, kd, kh, kw] = w_shape;
     // On a Zen 2 host, W5 ran at 172–175 "effective" GFLOP/s here against 159–162 in
-    // `conv_direct`'s AVX2 tile (alternated runs).
+    // `conv_direct`'s AVX2 tile when this kernel was F(2×2) and its AVX2 build new; with
+    // F(4×4), 300–400.
     Isa::detect().is_some()
         && g.stride == [1, 1, 1]
         && g.dilation == [1, 1, 1]
