@@ -13,13 +13,18 @@ use crate::kernels::simd16::{Avx2, Avx512, F32x16, Isa};
 /// AVX2. `e^t` is within 2 ulps of the exact value for `t ≥ -87` (the normal range); below, see
 /// [`F32x16::scale_pow2`].
 ///
+/// With `streamed`, a row no longer than [`STREAM_ROW`] is written with streaming stores from
+/// its first 64-byte boundary to its last whole vector (its exponentials wait in a buffer on
+/// the stack), so those lines of `out` are not read from memory first; the caller then calls
+/// [`crate::stream::fence`] before another thread reads `out`.
+///
 /// # Panics
 /// When `out` is shorter than `x`.
 #[inline]
-pub(crate) fn softmax_row(x: &[f32], out: &mut [f32]) -> bool {
+pub(crate) fn softmax_row(x: &[f32], out: &mut [f32], streamed: bool) -> bool {
     match Isa::detect() {
         // SAFETY: `detect` found the set on this CPU.
-        Some(isa) => unsafe { softmax_row_with(isa, x, out) },
+        Some(isa) => unsafe { softmax_row_with(isa, x, out, streamed) },
         None => false,
     }
 }
@@ -28,7 +33,7 @@ pub(crate) fn softmax_row(x: &[f32], out: &mut [f32]) -> bool {
 ///
 /// # Safety
 /// The CPU runs `isa`.
-unsafe fn softmax_row_with(isa: Isa, x: &[f32], out: &mut [f32]) -> bool {
+unsafe fn softmax_row_with(isa: Isa, x: &[f32], out: &mut [f32], streamed: bool) -> bool {
     assert!(
         out.len() >= x.len(),
         "softmax_row: the output holds {} values, the row {}",
@@ -38,8 +43,8 @@ unsafe fn softmax_row_with(isa: Isa, x: &[f32], out: &mut [f32]) -> bool {
     // SAFETY: the caller's `isa`; `out` is at least as long as `x` (checked above).
     unsafe {
         match isa {
-            Isa::Avx512 => row_avx512(x, out),
-            Isa::Avx2 => row_avx2(x, out),
+            Isa::Avx512 => row_avx512(x, out, streamed),
+            Isa::Avx2 => row_avx2(x, out, streamed),
         }
     }
 }
@@ -47,32 +52,46 @@ unsafe fn softmax_row_with(isa: Isa, x: &[f32], out: &mut [f32]) -> bool {
 /// # Safety
 /// AVX-512F; `out` at least as long as `x`.
 #[target_feature(enable = "avx512f")]
-unsafe fn row_avx512(x: &[f32], out: &mut [f32]) -> bool {
+unsafe fn row_avx512(x: &[f32], out: &mut [f32], streamed: bool) -> bool {
     // SAFETY: the caller's.
-    unsafe { row::<Avx512>(x, out) }
+    unsafe { row::<Avx512>(x, out, streamed) }
 }
 
 /// # Safety
 /// AVX2 and FMA; `out` at least as long as `x`.
 #[target_feature(enable = "avx2,fma")]
-unsafe fn row_avx2(x: &[f32], out: &mut [f32]) -> bool {
+unsafe fn row_avx2(x: &[f32], out: &mut [f32], streamed: bool) -> bool {
     // SAFETY: the caller's.
-    unsafe { row::<Avx2>(x, out) }
+    unsafe { row::<Avx2>(x, out, streamed) }
 }
 
+/// The longest row [`softmax_row`] writes with streaming stores (16 KiB of exponentials on the
+/// stack).
+pub(crate) const STREAM_ROW: usize = 4096;
+
 /// The row, written once over `S`: the maximum (two accumulators), then `e^(x - max)` stored
-/// and summed, then the scaling by the sum's inverse.
+/// (in `out`, or in a stack buffer when streamed) and summed, then the scaling by the sum's
+/// inverse into `out`.
 ///
 /// # Safety
 /// The CPU runs `S`'s set (the caller is compiled with it); `out` at least as long as `x`.
 #[inline(always)]
-unsafe fn row<S: F32x16>(x: &[f32], out: &mut [f32]) -> bool {
+unsafe fn row<S: F32x16>(x: &[f32], out: &mut [f32], streamed: bool) -> bool {
     let (n, full) = (x.len(), x.len() / 16 * 16);
     let tail = ((1u32 << (n - full)) - 1) as u16;
     let xp = x.as_ptr();
     let op = out.as_mut_ptr();
+    let streamed = streamed && n <= STREAM_ROW;
+    let mut buffer = [std::mem::MaybeUninit::<f32>::uninit(); STREAM_ROW];
+    // Where the exponentials go before the scaling.
+    let ep = if streamed {
+        buffer.as_mut_ptr().cast::<f32>()
+    } else {
+        op
+    };
     // SAFETY (every load and store below): offsets `i < full` reach 16 values inside the row
-    // (and so inside `out`); the tail is masked to its `n - full` values.
+    // (and so inside `out`, and inside `buffer`, which holds STREAM_ROW >= n values when `ep`
+    // points to it); the tail is masked to its `n - full` values.
     unsafe {
         let neg_inf = S::splat(f32::NEG_INFINITY);
         let (mut m0, mut m1) = (neg_inf, neg_inf);
@@ -101,8 +120,8 @@ unsafe fn row<S: F32x16>(x: &[f32], out: &mut [f32]) -> bool {
         while i + 32 <= full {
             let (a, b) = (S::load(xp.add(i)), S::load(xp.add(i + 16)));
             let (ea, eb) = (exp::<S>(S::sub(a, shift)), exp::<S>(S::sub(b, shift)));
-            S::store(op.add(i), ea);
-            S::store(op.add(i + 16), eb);
+            S::store(ep.add(i), ea);
+            S::store(ep.add(i + 16), eb);
             (s0, s1) = (S::add(s0, ea), S::add(s1, eb));
             i += 32;
         }
@@ -110,11 +129,31 @@ unsafe fn row<S: F32x16>(x: &[f32], out: &mut [f32]) -> bool {
             let mask = if i < full { u16::MAX } else { tail };
             let a = S::load_masked(mask, xp.add(i));
             let e = S::select(mask, exp::<S>(S::sub(a, shift)), S::zero());
-            S::store_masked(op.add(i), mask, e);
+            S::store_masked(ep.add(i), mask, e);
             s0 = S::add(s0, e);
             i += 16;
         }
         let scale = S::splat(1.0 / S::reduce_add(S::add(s0, s1)));
+        if streamed {
+            // Plain stores up to the first 64-byte boundary and after the last whole vector,
+            // streaming ones between.
+            let head = ((64 - op as usize % 64) % 64 / 4).min(n);
+            if head > 0 {
+                let mask = ((1u32 << head) - 1) as u16;
+                S::store_masked(op, mask, S::mul(S::load_masked(mask, ep), scale));
+            }
+            let mut i = head;
+            while i + 16 <= n {
+                S::store_stream(op.add(i), S::mul(S::load(ep.add(i)), scale));
+                i += 16;
+            }
+            if i < n {
+                let mask = ((1u32 << (n - i)) - 1) as u16;
+                let e = S::load_masked(mask, ep.add(i));
+                S::store_masked(op.add(i), mask, S::mul(e, scale));
+            }
+            return true;
+        }
         let mut i = 0;
         while i + 16 <= n {
             S::store(op.add(i), S::mul(S::load(op.add(i)), scale));
@@ -193,7 +232,7 @@ mod tests {
                 }
                 let mut out = vec![f32::NAN; n + 3];
                 // SAFETY: `available` lists only sets this CPU runs.
-                let taken = unsafe { softmax_row_with(isa, &row, &mut out) };
+                let taken = unsafe { softmax_row_with(isa, &row, &mut out, false) };
                 assert!(taken, "{isa:?}, length {n}: the row was refused");
                 for (i, (&got, want)) in out.iter().zip(reference(&row)).enumerate() {
                     assert!(
@@ -210,6 +249,50 @@ mod tests {
     }
 
     #[test]
+    fn streamed_rows_match_the_reference_aligned_or_not() {
+        for isa in Isa::available() {
+            for n in [
+                1,
+                5,
+                16,
+                17,
+                32,
+                48,
+                100,
+                1024,
+                1031,
+                STREAM_ROW,
+                STREAM_ROW + 16,
+            ] {
+                let row: Vec<f32> = (0..n)
+                    .map(|i| ((i * 53 % 97) as f32 - 48.0) * 0.41)
+                    .collect();
+                let mut storage = vec![f32::NAN; n + 32];
+                // The first 64-byte boundary, and three values past it.
+                let aligned = storage.as_ptr().align_offset(64);
+                for start in [aligned, aligned + 3] {
+                    storage.fill(f32::NAN);
+                    let out = &mut storage[start..start + n + 4];
+                    // SAFETY: `available` lists only sets this CPU runs.
+                    let taken = unsafe { softmax_row_with(isa, &row, out, true) };
+                    crate::stream::fence();
+                    assert!(taken, "{isa:?}, length {n}: the row was refused");
+                    for (i, (&got, want)) in out.iter().zip(reference(&row)).enumerate() {
+                        assert!(
+                            (got as f64 - want).abs() <= 1e-6 * want + 1e-37,
+                            "{isa:?}, length {n}, start {start}, index {i}: {got} vs {want}"
+                        );
+                    }
+                    assert!(
+                        out[n..].iter().all(|v| v.is_nan()),
+                        "{isa:?}, length {n}: wrote past the row"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
     fn nan_and_infinite_maxima_are_left_to_the_generic_row() {
         for isa in Isa::available() {
             let mut out = vec![0.0; 40];
@@ -218,12 +301,12 @@ mod tests {
                     let mut row = vec![1.0f32; 40];
                     row[at] = bad;
                     // SAFETY: `available` lists only sets this CPU runs.
-                    let taken = unsafe { softmax_row_with(isa, &row, &mut out) };
+                    let taken = unsafe { softmax_row_with(isa, &row, &mut out, false) };
                     assert!(!taken, "{isa:?}: {bad} at {at} was taken");
                 }
             }
             // SAFETY: as above.
-            let taken = unsafe { softmax_row_with(isa, &[f32::NEG_INFINITY; 20], &mut out) };
+            let taken = unsafe { softmax_row_with(isa, &[f32::NEG_INFINITY; 20], &mut out, false) };
             assert!(!taken, "{isa:?}: a row of -inf was taken");
         }
     }
@@ -231,6 +314,6 @@ mod tests {
     #[test]
     #[should_panic(expected = "softmax_row: the output holds 3 values, the row 4")]
     fn a_short_output_is_refused() {
-        softmax_row(&[0.0; 4], &mut [0.0; 3]);
+        softmax_row(&[0.0; 4], &mut [0.0; 3], false);
     }
 }

@@ -155,6 +155,15 @@ impl F32x16 for Avx2 {
     }
 
     #[inline(always)]
+    unsafe fn store_stream(p: *mut f32, v: [__m256; 2]) {
+        // SAFETY: the caller's: 16 values are writable, from a 64-byte boundary.
+        unsafe {
+            _mm256_stream_ps(p, v[0]);
+            _mm256_stream_ps(p.add(8), v[1]);
+        }
+    }
+
+    #[inline(always)]
     unsafe fn mul_add(a: [__m256; 2], b: [__m256; 2], c: [__m256; 2]) -> [__m256; 2] {
         // SAFETY: the caller runs this with the set's features (see the trait).
         unsafe {

@@ -59,6 +59,12 @@ impl F32x16 for Avx512 {
     }
 
     #[inline(always)]
+    unsafe fn store_stream(p: *mut f32, v: __m512) {
+        // SAFETY: the caller's: 16 values are writable, from a 64-byte boundary.
+        unsafe { _mm512_stream_ps(p, v) }
+    }
+
+    #[inline(always)]
     unsafe fn mul_add(a: __m512, b: __m512, c: __m512) -> __m512 {
         // SAFETY: the caller runs this with the set's features (see the trait).
         unsafe { _mm512_fmadd_ps(a, b, c) }

@@ -40,6 +40,10 @@ pub(crate) trait F32x16 {
     unsafe fn load(p: *const f32) -> Self::V;
     /// `p[0..16] = v` (any alignment).
     unsafe fn store(p: *mut f32, v: Self::V);
+    /// `p[0..16] = v` with a streaming (non-temporal) store, which does not read the line
+    /// first ([`crate::stream`]); `p` must be 64-byte aligned, and the thread must call
+    /// [`crate::stream::fence`] before another reads what it wrote.
+    unsafe fn store_stream(p: *mut f32, v: Self::V);
     /// `a · b`, lane by lane.
     unsafe fn mul(a: Self::V, b: Self::V) -> Self::V;
     /// `a · b + c`, lane by lane, rounded once.
