@@ -213,6 +213,39 @@ mod tests {
         e.iter().map(|v| v / sum).collect()
     }
 
+    /// A row of `n` values from -18.5 to 18.5, with a -∞ and one far enough below the maximum
+    /// for its exponential to underflow.
+    fn test_row(n: usize) -> Vec<f32> {
+        let mut row: Vec<f32> = (0..n)
+            .map(|i| ((i * 37 % 101) as f32 - 50.0) * 0.37)
+            .collect();
+        if n > 3 {
+            row[2] = f32::NEG_INFINITY;
+            row[n - 1] = -200.0;
+        }
+        row
+    }
+
+    /// Runs the row into `out` (NaN-filled, longer than the row) and checks every value against
+    /// the f64 softmax and that nothing past the row was written.
+    fn check_row(isa: Isa, row: &[f32], out: &mut [f32], streamed: bool, label: &str) {
+        // SAFETY: the callers pass only sets `Isa::available` lists.
+        let taken = unsafe { softmax_row_with(isa, row, out, streamed) };
+        crate::stream::fence();
+        assert!(taken, "{label}: the row was refused");
+        for (i, (&got, want)) in out.iter().zip(reference(row)).enumerate() {
+            assert!(
+                (got as f64 - want).abs() <= 1e-6 * want + 1e-37,
+                "{label}, index {i}: {got} vs {want}"
+            );
+        }
+        let n = row.len();
+        assert!(
+            out[n..].iter().all(|v| v.is_nan()),
+            "{label}: wrote past the row"
+        );
+    }
+
     #[test]
     fn rows_match_the_f64_softmax_at_every_length_with_each_instruction_set() {
         let sets = Isa::available();
@@ -221,28 +254,13 @@ mod tests {
         }
         for isa in sets {
             for n in [1, 5, 16, 17, 31, 32, 33, 64, 100, 1024, 1031] {
-                // Values from -18.5 to 18.5, a -∞, and one far enough below the maximum for
-                // its exponential to underflow.
-                let mut row: Vec<f32> = (0..n)
-                    .map(|i| ((i * 37 % 101) as f32 - 50.0) * 0.37)
-                    .collect();
-                if n > 3 {
-                    row[2] = f32::NEG_INFINITY;
-                    row[n - 1] = -200.0;
-                }
                 let mut out = vec![f32::NAN; n + 3];
-                // SAFETY: `available` lists only sets this CPU runs.
-                let taken = unsafe { softmax_row_with(isa, &row, &mut out, false) };
-                assert!(taken, "{isa:?}, length {n}: the row was refused");
-                for (i, (&got, want)) in out.iter().zip(reference(&row)).enumerate() {
-                    assert!(
-                        (got as f64 - want).abs() <= 1e-6 * want + 1e-37,
-                        "{isa:?}, length {n}, index {i}: {got} vs {want}"
-                    );
-                }
-                assert!(
-                    out[n..].iter().all(|v| v.is_nan()),
-                    "{isa:?}, length {n}: wrote past the row"
+                check_row(
+                    isa,
+                    &test_row(n),
+                    &mut out,
+                    false,
+                    &format!("{isa:?}, length {n}"),
                 );
             }
         }
@@ -251,42 +269,16 @@ mod tests {
     #[test]
     fn streamed_rows_match_the_reference_aligned_or_not() {
         for isa in Isa::available() {
-            for n in [
-                1,
-                5,
-                16,
-                17,
-                32,
-                48,
-                100,
-                1024,
-                1031,
-                STREAM_ROW,
-                STREAM_ROW + 16,
-            ] {
-                let row: Vec<f32> = (0..n)
-                    .map(|i| ((i * 53 % 97) as f32 - 48.0) * 0.41)
-                    .collect();
+            for n in [1, 5, 16, 17, 32, 100, 1031, STREAM_ROW, STREAM_ROW + 16] {
+                let row = test_row(n);
                 let mut storage = vec![f32::NAN; n + 32];
                 // The first 64-byte boundary, and three values past it.
                 let aligned = storage.as_ptr().align_offset(64);
                 for start in [aligned, aligned + 3] {
                     storage.fill(f32::NAN);
                     let out = &mut storage[start..start + n + 4];
-                    // SAFETY: `available` lists only sets this CPU runs.
-                    let taken = unsafe { softmax_row_with(isa, &row, out, true) };
-                    crate::stream::fence();
-                    assert!(taken, "{isa:?}, length {n}: the row was refused");
-                    for (i, (&got, want)) in out.iter().zip(reference(&row)).enumerate() {
-                        assert!(
-                            (got as f64 - want).abs() <= 1e-6 * want + 1e-37,
-                            "{isa:?}, length {n}, start {start}, index {i}: {got} vs {want}"
-                        );
-                    }
-                    assert!(
-                        out[n..].iter().all(|v| v.is_nan()),
-                        "{isa:?}, length {n}: wrote past the row"
-                    );
+                    let label = format!("{isa:?}, length {n}, start {start}, streamed");
+                    check_row(isa, &row, out, true, &label);
                 }
             }
         }
