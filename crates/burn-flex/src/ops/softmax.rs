@@ -400,6 +400,34 @@ mod tests {
     }
 
     #[test]
+    fn a_softmax_large_enough_to_stream_matches_the_reference_on_every_row() {
+        // 1031 rows of 4090 f32 (over 16 MiB): rows start off the 64-byte lines, and the rows
+        // are shared between the threads' tasks.
+        let (rows, len) = (1031, 4090);
+        assert!(rows * len * 4 >= STREAM_FROM_BYTES);
+        #[cfg(target_arch = "x86_64")]
+        assert!(len <= softmax_x86::STREAM_ROW);
+        let values: Vec<f32> = (0..rows * len)
+            .map(|i| ((i * 37 % 1009) as f32 - 504.0) * 0.03)
+            .collect();
+        let x = FlexTensor::from_vec(values.clone(), vec![rows, len]);
+        let got = rowwise(RowOp::Softmax, vec![x], 1).to_vec::<f32>();
+        for r in 0..rows {
+            let line: Vec<f64> = values[r * len..(r + 1) * len]
+                .iter()
+                .map(|&v| v as f64)
+                .collect();
+            for (k, want) in reference_softmax(&line).into_iter().enumerate() {
+                let value = got[r * len + k] as f64;
+                assert!(
+                    (value - want).abs() <= 1e-5 * want + 1e-30,
+                    "row {r}, index {k}: {value} vs {want}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn log_softmax_and_gradients_match_the_reference() {
         let x: Vec<f64> = (0..40).map(|i| (i as f64 * 0.91).sin() * 30.0).collect();
         let g: Vec<f64> = (0..40).map(|i| (i as f64 * 0.37).cos()).collect();
