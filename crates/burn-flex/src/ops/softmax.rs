@@ -32,7 +32,7 @@ const LANES: usize = 16;
 /// plain (each pair about 10 % faster). Half the fused chains' threshold
 /// ([`crate::stream::STREAM_FROM_BYTES`]), so that W4's output takes it; no size between was
 /// measured.
-const STREAM_FROM_BYTES: usize = 16 << 20;
+const STREAMED_OUTPUT_BYTES: usize = 16 << 20;
 
 /// Which function of a row to compute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -161,7 +161,7 @@ fn run_rows<E: FloatElement + NumElement>(op: RowOp, inputs: &[&[E]], out: &mut 
         rows
     };
     let chunk = rows_per_task * len;
-    let streamed = op == RowOp::Softmax && std::mem::size_of_val(out) >= STREAM_FROM_BYTES;
+    let streamed = op == RowOp::Softmax && std::mem::size_of_val(out) >= STREAMED_OUTPUT_BYTES;
     parallel::for_each_chunk_mut(out, chunk, |task, out| {
         let start = task * chunk;
         let ins: Vec<&[E]> = inputs
@@ -404,7 +404,7 @@ mod tests {
         // 1031 rows of 4090 f32 (over 16 MiB): rows start off the 64-byte lines, and the rows
         // are shared between the threads' tasks.
         let (rows, len) = (1031, 4090);
-        assert!(rows * len * 4 >= STREAM_FROM_BYTES);
+        assert!(rows * len * 4 >= STREAMED_OUTPUT_BYTES);
         #[cfg(target_arch = "x86_64")]
         assert!(len <= softmax_x86::STREAM_ROW);
         let values: Vec<f32> = (0..rows * len)

@@ -42,27 +42,56 @@ unsafe fn softmax_row_with(isa: Isa, x: &[f32], out: &mut [f32], streamed: bool)
     );
     // SAFETY: the caller's `isa`; `out` is at least as long as `x` (checked above).
     unsafe {
+        if streamed && x.len() <= STREAM_ROW {
+            streamed_row(isa, x, out)
+        } else {
+            row_with(isa, x, out, None)
+        }
+    }
+}
+
+/// The streamed row, with its buffer of exponentials on this function's stack (kept out of
+/// the plain rows' frames).
+///
+/// # Safety
+/// The CPU runs `isa`; `out` at least as long as `x`, and `x` at most [`STREAM_ROW`] long.
+#[inline(never)]
+unsafe fn streamed_row(isa: Isa, x: &[f32], out: &mut [f32]) -> bool {
+    let mut buffer = [std::mem::MaybeUninit::<f32>::uninit(); STREAM_ROW];
+    // SAFETY: the caller's; the buffer holds STREAM_ROW >= x.len() values.
+    unsafe { row_with(isa, x, out, Some(buffer.as_mut_ptr().cast())) }
+}
+
+/// The row with `isa`, its exponentials in `scratch` (then written to `out` with streaming
+/// stores) or in `out`.
+///
+/// # Safety
+/// The CPU runs `isa`; `out` at least as long as `x`; `scratch`, if any, holds `x.len()`
+/// values.
+unsafe fn row_with(isa: Isa, x: &[f32], out: &mut [f32], scratch: Option<*mut f32>) -> bool {
+    // SAFETY: the caller's.
+    unsafe {
         match isa {
-            Isa::Avx512 => row_avx512(x, out, streamed),
-            Isa::Avx2 => row_avx2(x, out, streamed),
+            Isa::Avx512 => row_avx512(x, out, scratch),
+            Isa::Avx2 => row_avx2(x, out, scratch),
         }
     }
 }
 
 /// # Safety
-/// AVX-512F; `out` at least as long as `x`.
+/// AVX-512F; as [`row`].
 #[target_feature(enable = "avx512f")]
-unsafe fn row_avx512(x: &[f32], out: &mut [f32], streamed: bool) -> bool {
+unsafe fn row_avx512(x: &[f32], out: &mut [f32], scratch: Option<*mut f32>) -> bool {
     // SAFETY: the caller's.
-    unsafe { row::<Avx512>(x, out, streamed) }
+    unsafe { row::<Avx512>(x, out, scratch) }
 }
 
 /// # Safety
-/// AVX2 and FMA; `out` at least as long as `x`.
+/// AVX2 and FMA; as [`row`].
 #[target_feature(enable = "avx2,fma")]
-unsafe fn row_avx2(x: &[f32], out: &mut [f32], streamed: bool) -> bool {
+unsafe fn row_avx2(x: &[f32], out: &mut [f32], scratch: Option<*mut f32>) -> bool {
     // SAFETY: the caller's.
-    unsafe { row::<Avx2>(x, out, streamed) }
+    unsafe { row::<Avx2>(x, out, scratch) }
 }
 
 /// The longest row [`softmax_row`] writes with streaming stores (16 KiB of exponentials on the
@@ -70,28 +99,24 @@ unsafe fn row_avx2(x: &[f32], out: &mut [f32], streamed: bool) -> bool {
 pub(crate) const STREAM_ROW: usize = 4096;
 
 /// The row, written once over `S`: the maximum (two accumulators), then `e^(x - max)` stored
-/// (in `out`, or in a stack buffer when streamed) and summed, then the scaling by the sum's
-/// inverse into `out`.
+/// (in `scratch` if given, else in `out`) and summed, then the scaling by the sum's inverse
+/// into `out`, with streaming stores when the exponentials are in `scratch`.
 ///
 /// # Safety
-/// The CPU runs `S`'s set (the caller is compiled with it); `out` at least as long as `x`.
+/// The CPU runs `S`'s set (the caller is compiled with it); `out` at least as long as `x`;
+/// `scratch`, if any, holds `x.len()` values.
 #[inline(always)]
-unsafe fn row<S: F32x16>(x: &[f32], out: &mut [f32], streamed: bool) -> bool {
+unsafe fn row<S: F32x16>(x: &[f32], out: &mut [f32], scratch: Option<*mut f32>) -> bool {
     let (n, full) = (x.len(), x.len() / 16 * 16);
     let tail = ((1u32 << (n - full)) - 1) as u16;
     let xp = x.as_ptr();
     let op = out.as_mut_ptr();
-    let streamed = streamed && n <= STREAM_ROW;
-    let mut buffer = [std::mem::MaybeUninit::<f32>::uninit(); STREAM_ROW];
+    let streamed = scratch.is_some();
     // Where the exponentials go before the scaling.
-    let ep = if streamed {
-        buffer.as_mut_ptr().cast::<f32>()
-    } else {
-        op
-    };
+    let ep = scratch.unwrap_or(op);
     // SAFETY (every load and store below): offsets `i < full` reach 16 values inside the row
-    // (and so inside `out`, and inside `buffer`, which holds STREAM_ROW >= n values when `ep`
-    // points to it); the tail is masked to its `n - full` values.
+    // (and so inside `out`, and inside `scratch`, which holds n values); the tail is masked to
+    // its `n - full` values.
     unsafe {
         let neg_inf = S::splat(f32::NEG_INFINITY);
         let (mut m0, mut m1) = (neg_inf, neg_inf);
