@@ -31,8 +31,8 @@ struct Large {
     /// The output is written with streaming stores (see [`stream`]; the caller fences).
     streamed: bool,
     /// Each block's contiguous inputs are prefetched one block ahead, a share before each
-    /// computing pass of the block rather than all at its start (on a Sapphire Rapids host W2's
-    /// medians went from 17.7–19.1 to 16.4–17.0 ms, three alternated pairs: the burst stalled
+    /// computing pass of the block rather than all at its start (on a Sapphire Rapids host W2
+    /// was faster in four of five alternated pairs, 7–13 % in the first three: the burst stalled
     /// the core until the line-fill buffers drained, and the passes without loads left the
     /// memory bus idle).
     prefetch: bool,
