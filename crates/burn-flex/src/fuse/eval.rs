@@ -277,8 +277,10 @@ fn run<'a, E: FloatElement>(
         let (row, col) = (pos / row_len, pos % row_len);
         let len = BLOCK.min(row_len - col).min(out.len() - done);
         // The next block of each contiguous input, while this one is computed: a share of it
-        // before each computing pass, so the requests do not all wait at the block's start.
-        let mut ahead = [0usize; MAX_REGISTERS];
+        // before each computing pass, so the requests do not all wait at the block's start
+        // (`(input, position of its next block)`; a program without a computing pass, a lone
+        // load, prefetches nothing).
+        let mut ahead = [(0usize, 0usize); MAX_REGISTERS];
         let mut streams = 0;
         let next = if prefetch && col + len < row_len {
             len.min(row_len - col - len)
@@ -290,7 +292,7 @@ fn run<'a, E: FloatElement>(
                 if let Instr::Load(i) = *instr
                     && walk.strides[i][last] == 1
                 {
-                    ahead[streams] = walk.position(i, row, col) + len;
+                    ahead[streams] = (i, walk.position(i, row, col) + len);
                     streams += 1;
                 }
             }
@@ -307,11 +309,7 @@ fn run<'a, E: FloatElement>(
             let reg = |r: usize| direct[r].unwrap_or_else(|| before.get(r));
             if streams > 0 && !matches!(instr, Instr::Load(_)) {
                 let (from, to) = ((pass * share).min(next), ((pass + 1) * share).min(next));
-                let loads = program.instrs.iter().filter_map(|instr| match *instr {
-                    Instr::Load(i) if walk.strides[i][last] == 1 => Some(i),
-                    _ => None,
-                });
-                for (i, at) in loads.zip(&ahead[..streams]) {
+                for &(i, at) in &ahead[..streams] {
                     stream::prefetch(&data[i][at + from..at + to]);
                 }
                 pass += 1;
