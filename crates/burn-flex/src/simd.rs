@@ -11,7 +11,7 @@ use pulp::Arch;
 use std::sync::OnceLock;
 
 /// The instruction set detected once per process.
-fn arch() -> Arch {
+pub(crate) fn arch() -> Arch {
     static ARCH: OnceLock<Arch> = OnceLock::new();
     *ARCH.get_or_init(Arch::new)
 }

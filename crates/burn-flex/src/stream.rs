@@ -55,6 +55,18 @@ pub fn stream_copy<E: Copy>(dst: &mut [E], src: &[E]) {
     dst[body_end..].copy_from_slice(&src[body_end..]);
 }
 
+/// How many values of `E` lie between `values` and the next 64-byte line boundary (0 when it
+/// is on one, or when `E` does not divide a line): what a writer with streaming stores
+/// writes plainly before its whole lines.
+pub fn values_to_line<E>(values: &[E]) -> usize {
+    let size = std::mem::size_of::<E>();
+    let address = values.as_ptr() as usize;
+    if size == 0 || !LINE.is_multiple_of(size) || !address.is_multiple_of(size) {
+        return 0;
+    }
+    (LINE - address % LINE) % LINE / size
+}
+
 /// Bytes of input from which an evaluation prefetches each block's inputs one block ahead: past
 /// a core's L2 cache, where the inputs come from memory.
 pub const PREFETCH_FROM_BYTES: usize = 1 << 20;

@@ -2,8 +2,10 @@
 //! each block every instruction fills a small register (in L1), so each input is read once and
 //! the output written once, whatever the chain's length. Blocks are shared across threads.
 
-use super::program::{Binary, Instr, MAX_INSTRUCTIONS, Program, Unary};
+use super::kernels::{ElemOp, STEP, with_binary, with_unary};
+use super::program::{Binary, Instr, MAX_INPUTS, MAX_INSTRUCTIONS, Program, Unary};
 use super::registers::Registers;
+use super::steps::Plan;
 use crate::element::FloatElement;
 use crate::ops::map::PAR_THRESHOLD;
 use crate::parallel;
@@ -164,6 +166,14 @@ fn eval_typed<E: FloatElement>(program: &Program) -> Vec<E> {
         streamed,
         prefetch: bytes >= PREFETCH_FROM_BYTES && stream::prefetch_pays(),
     };
+    // An output past the L2 cache is computed in steps where the program allows (`steps.rs`).
+    let last = walk.dims.len() - 1;
+    let row_strides: Vec<isize> = walk.strides.iter().map(|s| s[last]).collect();
+    let plan = || {
+        (bytes >= PREFETCH_FROM_BYTES)
+            .then(|| Plan::<E>::new(program, &row_strides, streamed))
+            .flatten()
+    };
     if n >= PAR_THRESHOLD && threads > 1 {
         let chunk = n
             .div_ceil(threads * 4)
@@ -171,9 +181,21 @@ fn eval_typed<E: FloatElement>(program: &Program) -> Vec<E> {
             .max(BLOCK * 8);
         parallel::for_each_chunk_mut(&mut out, chunk, |i, o| {
             let mut regs = registers(program, &data, &walk, i * chunk, o, streamed);
+            let mut plan = plan();
             vectorized(
                 #[inline(always)]
-                || run(program, &data, &walk, i * chunk, o, &mut regs, large),
+                || {
+                    run(
+                        program,
+                        &data,
+                        &walk,
+                        i * chunk,
+                        o,
+                        &mut regs,
+                        large,
+                        plan.as_mut(),
+                    )
+                },
             );
             if streamed {
                 stream::fence();
@@ -181,9 +203,21 @@ fn eval_typed<E: FloatElement>(program: &Program) -> Vec<E> {
         });
     } else {
         let mut regs = registers(program, &data, &walk, 0, &out, streamed);
+        let mut plan = plan();
         vectorized(
             #[inline(always)]
-            || run(program, &data, &walk, 0, &mut out, &mut regs, large),
+            || {
+                run(
+                    program,
+                    &data,
+                    &walk,
+                    0,
+                    &mut out,
+                    &mut regs,
+                    large,
+                    plan.as_mut(),
+                )
+            },
         );
         if streamed {
             stream::fence();
@@ -234,6 +268,7 @@ pub fn fold_rows<E: FloatElement>(
                         &mut scratch,
                         &mut regs,
                         Large::default(),
+                        None,
                     );
                     *slot = f(&scratch);
                 }
@@ -246,8 +281,10 @@ pub fn fold_rows<E: FloatElement>(
 /// Fills `out`, the outputs from flat position `start` on. Contiguous loads are read in place and
 /// the last instruction writes straight into `out`, so a block's values are copied only where a
 /// register is needed; a `streamed` output is written from the last register with streaming
-/// stores instead (see [`stream`]; the caller fences).
+/// stores instead (see [`stream`]; the caller fences). With a `plan`, the whole steps of each
+/// row are computed by it and only the rest in blocks.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn run<'a, E: FloatElement>(
     program: &Program,
     data: &[&'a [E]],
@@ -256,6 +293,7 @@ fn run<'a, E: FloatElement>(
     out: &mut [E],
     regs: &mut Registers<E>,
     large: Large,
+    mut plan: Option<&mut Plan<E>>,
 ) {
     let Large { streamed, prefetch } = large;
     let count = program.instrs.len();
@@ -275,7 +313,37 @@ fn run<'a, E: FloatElement>(
     while done < out.len() {
         let pos = start + done;
         let (row, col) = (pos / row_len, pos % row_len);
-        let len = BLOCK.min(row_len - col).min(out.len() - done);
+        let segment = (row_len - col).min(out.len() - done);
+        let mut len = BLOCK.min(segment);
+        // A streamed output's values up to its next line boundary are computed as one short
+        // block, so that every later block or step writes whole lines with streaming stores
+        // (large buffers start 16 bytes past a line; the partial lines at either end of each
+        // block were written plainly, each read from memory first). Then, with a plan, the
+        // whole steps of the row are computed by it.
+        let skew = if streamed {
+            stream::values_to_line(&out[done..])
+        } else {
+            0
+        };
+        if skew > 0 && segment > skew {
+            len = skew;
+        } else if let Some(plan) = plan.as_deref_mut()
+            && segment >= STEP
+        {
+            let whole = segment / STEP * STEP;
+            let mut starts = [0usize; MAX_INPUTS];
+            for (i, start) in starts.iter_mut().enumerate().take(data.len()) {
+                *start = walk.position(i, row, col);
+            }
+            plan.run_segment(
+                data,
+                &starts[..data.len()],
+                &mut out[done..done + whole],
+                regs,
+            );
+            done += whole;
+            continue;
+        }
         // The next block of each contiguous input, while this one is computed: a share of it
         // before each computing pass, so the requests do not all wait at the block's start
         // (`(input, position of its next block)`; a program without a computing pass, a lone
@@ -366,33 +434,15 @@ fn map2<E: Copy>(dst: &mut [E], a: &[E], b: &[E], f: impl Fn(E, E) -> E) {
 
 #[inline(always)]
 fn unary<E: FloatElement>(op: Unary, dst: &mut [E], a: &[E]) {
-    match op {
-        Unary::Exp => map1(dst, a, |x| x.exp_vectorizable()),
-        Unary::Log => map1(dst, a, |x| x.ln()),
-        Unary::Neg => map1(dst, a, |x| -x),
-        Unary::Abs => map1(dst, a, |x| x.abs()),
-        Unary::Sqrt => map1(dst, a, |x| x.sqrt()),
-        Unary::Recip => map1(dst, a, |x| x.recip()),
-        Unary::Tanh => map1(dst, a, |x| x.tanh()),
-    }
+    with_unary!(op, F => map1(dst, a, |x| F::apply(x, x)))
 }
 
 #[inline(always)]
 fn binary<E: FloatElement>(op: Binary, dst: &mut [E], a: &[E], b: &[E]) {
-    match op {
-        Binary::Add => map2(dst, a, b, |x, y| x + y),
-        Binary::Sub => map2(dst, a, b, |x, y| x - y),
-        Binary::Mul => map2(dst, a, b, |x, y| x * y),
-        Binary::Div => map2(dst, a, b, |x, y| x / y),
-    }
+    with_binary!(op, F => map2(dst, a, b, F::apply))
 }
 
 #[inline(always)]
 fn scalar<E: FloatElement>(op: Binary, dst: &mut [E], a: &[E], s: E) {
-    match op {
-        Binary::Add => map1(dst, a, |x| x + s),
-        Binary::Sub => map1(dst, a, |x| x - s),
-        Binary::Mul => map1(dst, a, |x| x * s),
-        Binary::Div => map1(dst, a, |x| x / s),
-    }
+    with_binary!(op, F => map1(dst, a, |x| F::apply(x, s)))
 }

@@ -57,6 +57,12 @@ impl<E: Copy + Default> Registers<E> {
         &self.arena[start..start + len]
     }
 
+    /// The arena's first value, for access through pointers, and where each register starts
+    /// past it (each holds [`BLOCK`] values).
+    pub fn raw(&mut self) -> (*mut E, &[usize]) {
+        (self.arena.as_mut_ptr(), &self.starts)
+    }
+
     /// Registers `0..k` (read) and register `k` (written), `len` values each.
     pub fn split(&mut self, k: usize, len: usize) -> (Before<'_, E>, &mut [E]) {
         let (before, rest) = self.arena.split_at_mut(self.starts[k]);

@@ -74,6 +74,66 @@ fn chains_too_large_for_the_caches_prefetch_and_stream_with_the_same_values() {
     w2_chain_matches_eager::<f32>(&[crate::stream::STREAM_FROM_BYTES / 4 + 77]);
 }
 
+/// A chain of every operation over `[rows, cols]` past the L2 threshold (computed in steps),
+/// with a per-row value (broadcast along the row), a per-column one (restarting each row) and
+/// scalars, against the eager operations.
+fn every_operation_in_steps_matches_eager<E: Storable + burn_std::Element>(cols: usize) {
+    let rows = crate::stream::PREFETCH_FROM_BYTES / (std::mem::size_of::<E>() * cols) + 2;
+    let n = rows * cols;
+    let x = ramp::<E>(n, 0.01, &[rows, cols]);
+    let per_row = ramp::<E>(rows, 0.02, &[rows, 1]);
+    let per_col = ramp::<E>(cols, 0.03, &[1, cols]);
+    let one = |s: f32| -> Scalar { s.into() };
+    // Eight computing instructions: as many as a plan takes.
+    let chain = |x: FlexTensor, deferred: bool| {
+        type Op = fn(FlexTensor, FlexTensor) -> FlexTensor;
+        let (add, sub, mul, div): (Op, Op, Op, Op) = if deferred {
+            (
+                Flex::float_add,
+                Flex::float_sub,
+                Flex::float_mul,
+                Flex::float_div,
+            )
+        } else {
+            (binary::add, binary::sub, binary::mul, binary::div)
+        };
+        let y = mul(sub(x, per_row.clone()), per_col.clone());
+        let y = if deferred {
+            let y = Flex::float_tanh(Flex::float_mul_scalar(y, one(0.7)));
+            Flex::float_exp(Flex::float_add_scalar(y, one(0.25)))
+        } else {
+            let y = unary::tanh(binary::mul_scalar(y, one(0.7)));
+            unary::exp(binary::add_scalar(y, one(0.25)))
+        };
+        div(add(y, per_col.clone()), per_row.clone())
+    };
+    let fused = chain(x.clone(), true);
+    assert_eq!(program_size(&fused), Some((5, 5 + steps::MAX_STEPS)));
+    let eager = chain(x.clone(), false);
+    assert_eq!(bits::<E>(fused), bits::<E>(eager));
+    let fused = Flex::float_sqrt(Flex::float_abs(Flex::float_neg(x.clone())));
+    let fused = Flex::float_recip(Flex::float_log(Flex::float_add_scalar(fused, one(1.5))));
+    let eager = unary::sqrt(unary::abs(unary::neg(x)));
+    let eager = unary::recip(unary::log(binary::add_scalar(eager, one(1.5))));
+    assert_eq!(bits::<E>(fused), bits::<E>(eager));
+    // Two short chains with a sub and div by scalars, computed in steps, streamed or not.
+    let a = ramp::<E>(n, 0.01, &[rows, cols]);
+    let fused = Flex::float_div_scalar(Flex::float_sub_scalar(a.clone(), one(2.0)), one(3.0));
+    let eager = binary::div_scalar(binary::sub_scalar(a, one(2.0)), one(3.0));
+    assert_eq!(bits::<E>(fused), bits::<E>(eager));
+}
+
+#[test]
+fn chains_computed_in_steps_match_the_eager_ops_for_every_operation() {
+    let _serial = serial();
+    // Rows of whole steps, rows with a partial step at their end, rows shorter than a step.
+    for cols in [1024, 1000, 20] {
+        every_operation_in_steps_matches_eager::<f32>(cols);
+    }
+    every_operation_in_steps_matches_eager::<f64>(333);
+    every_operation_in_steps_matches_eager::<f16>(96);
+}
+
 #[test]
 fn prefetching_is_for_intel_cpus() {
     #[cfg(target_arch = "x86_64")]
