@@ -30,16 +30,13 @@ pub fn stream_copy<E: Copy>(dst: &mut [E], src: &[E]) {
         src.len()
     );
     let size = std::mem::size_of::<E>();
-    let address = dst.as_ptr() as usize;
-    if !cfg!(target_arch = "x86_64")
-        || size == 0
-        || !LINE.is_multiple_of(size)
-        || !address.is_multiple_of(size)
-    {
-        dst.copy_from_slice(src);
-        return;
-    }
-    let head = ((LINE - address % LINE) % LINE / size).min(dst.len());
+    let head = match line_skew(dst) {
+        Some(skew) if cfg!(target_arch = "x86_64") => skew.min(dst.len()),
+        _ => {
+            dst.copy_from_slice(src);
+            return;
+        }
+    };
     let lines = (dst.len() - head) * size / LINE;
     let body_end = head + lines * LINE / size;
     dst[..head].copy_from_slice(&src[..head]);
@@ -59,12 +56,18 @@ pub fn stream_copy<E: Copy>(dst: &mut [E], src: &[E]) {
 /// is on one, or when `E` does not divide a line): what a writer with streaming stores
 /// writes plainly before its whole lines.
 pub fn values_to_line<E>(values: &[E]) -> usize {
+    line_skew(values).unwrap_or(0)
+}
+
+/// The values of `E` from `values` to the next line boundary, or `None` when values of `E`
+/// cannot tile a line from there (zero-sized, not dividing 64 bytes, or misaligned).
+fn line_skew<E>(values: &[E]) -> Option<usize> {
     let size = std::mem::size_of::<E>();
     let address = values.as_ptr() as usize;
     if size == 0 || !LINE.is_multiple_of(size) || !address.is_multiple_of(size) {
-        return 0;
+        return None;
     }
-    (LINE - address % LINE) % LINE / size
+    Some((LINE - address % LINE) % LINE / size)
 }
 
 /// Bytes of input from which an evaluation prefetches each block's inputs one block ahead: past

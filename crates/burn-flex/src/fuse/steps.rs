@@ -79,6 +79,14 @@ impl<E: FloatElement> Plan<E> {
     /// computing instructions.
     pub fn new(program: &Program, row_strides: &[isize], streamed: bool) -> Option<Self> {
         let count = program.instrs.len();
+        let computing = program
+            .instrs
+            .iter()
+            .filter(|instr| !matches!(instr, Instr::Load(_)))
+            .count();
+        if computing > MAX_STEPS {
+            return None;
+        }
         let mut places = Vec::with_capacity(count);
         let mut steps = Vec::new();
         let mut fills = Vec::new();
@@ -117,7 +125,7 @@ impl<E: FloatElement> Plan<E> {
             places.push(dst);
             steps.push(step);
         }
-        (steps.len() <= MAX_STEPS).then_some(Self {
+        Some(Self {
             steps,
             fills,
             streamed,
