@@ -71,7 +71,7 @@ impl Deferred {
     }
 
     /// The values, computed on first use; the program (and its inputs) are released then.
-    pub fn result(&self) -> &Arc<Buffer> {
+    pub(crate) fn result(&self) -> &Arc<Buffer> {
         self.result.get_or_init(|| {
             let program = self.lock_program().take();
             match program {
@@ -87,13 +87,11 @@ impl Deferred {
     /// Whether no handle outside this state holds the computed values (true before they are
     /// computed: nothing can hold them yet).
     pub fn result_is_unshared(&self) -> bool {
-        self.result
-            .get()
-            .is_none_or(|b| Arc::strong_count(b) == 1 && Arc::weak_count(b) == 0)
+        self.result.get().is_none_or(|b| Arc::strong_count(b) == 1)
     }
 
     /// The values, taking them out when this is the last handle.
-    pub fn into_result(self: Arc<Self>) -> Arc<Buffer> {
+    pub(crate) fn into_result(self: Arc<Self>) -> Arc<Buffer> {
         match Arc::try_unwrap(self) {
             Ok(deferred) => {
                 deferred.result();

@@ -199,9 +199,9 @@ fn matmul_int<E: NumElement>(
 /// A layout-only check used by tests: whether `t` would be read by gemm without a copy.
 #[cfg(test)]
 fn reads_in_place(t: &FlexTensor) -> bool {
-    let before = t.buffer().clone();
+    let before = t.shared_buffer().clone();
     let ready = gemm_ready(t.clone());
-    std::sync::Arc::ptr_eq(&before, ready.buffer())
+    std::sync::Arc::ptr_eq(&before, ready.shared_buffer())
 }
 
 #[cfg(test)]

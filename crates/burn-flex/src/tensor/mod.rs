@@ -19,6 +19,11 @@ use std::sync::Arc;
 
 /// A tensor of Flex: shared typed storage and a strided view into it.
 ///
+/// The storage's `Arc` never leaves the crate and no `Weak` of it is ever made, so a handle that
+/// counts one strong reference owns its buffer: [`data_mut`](Self::data_mut) then writes into
+/// it without `Arc::get_mut`'s lock of the weak count (an atomic read-modify-write that was a
+/// tenth of W7's dispatch time).
+///
 /// The storage may be *deferred* ([`crate::fuse`]): a large float element-wise chain not yet
 /// computed. Every accessor of the values computes it first (once, shared by the clones), so
 /// only the fusion code sees the difference.
@@ -31,7 +36,7 @@ pub struct FlexTensor {
 
 impl FlexTensor {
     /// A tensor viewing `buffer` through `layout`; panics when the layout reaches outside it.
-    pub fn new(buffer: Arc<Buffer>, layout: Layout) -> Self {
+    pub(crate) fn new(buffer: Arc<Buffer>, layout: Layout) -> Self {
         if let Some((_, end)) = layout.reach() {
             assert!(
                 end <= buffer.len(),
@@ -145,8 +150,13 @@ impl FlexTensor {
         &self.layout
     }
 
-    /// The shared buffer (deferred values are computed first).
-    pub fn buffer(&self) -> &Arc<Buffer> {
+    /// The buffer (deferred values are computed first).
+    pub fn buffer(&self) -> &Buffer {
+        self.shared_buffer()
+    }
+
+    /// The buffer's shared handle (deferred values are computed first).
+    pub(crate) fn shared_buffer(&self) -> &Arc<Buffer> {
         match &self.deferred {
             Some(deferred) => deferred.result(),
             None => &self.buffer,
@@ -167,14 +177,12 @@ impl FlexTensor {
                 && self.is_contiguous()
                 && deferred.result_is_unshared();
         }
-        Arc::strong_count(&self.buffer) == 1
-            && Arc::weak_count(&self.buffer) == 0
-            && self.is_contiguous()
+        Arc::strong_count(&self.buffer) == 1 && self.is_contiguous()
     }
 
     /// The same buffer seen through another layout; panics when it reaches outside the buffer.
     pub fn with_layout(&self, layout: Layout) -> Self {
-        Self::new(self.buffer().clone(), layout)
+        Self::new(self.shared_buffer().clone(), layout)
     }
 
     /// The whole buffer as a slice of `E`; panics when the tensor holds another dtype.
@@ -192,7 +200,7 @@ impl FlexTensor {
     pub fn data_mut<E: Storable>(&mut self) -> Option<&mut [E]> {
         self.settle();
         let range = self.layout.contiguous_range()?;
-        let buffer = Arc::get_mut(&mut self.buffer)?;
+        let buffer = owned_mut(&mut self.buffer)?;
         let dtype = buffer.dtype();
         let slice = E::as_mut_slice(buffer)
             .unwrap_or_else(|| panic!("FlexTensor: expected a {} tensor, got {dtype}", E::DTYPE));
@@ -309,6 +317,24 @@ impl FlexTensor {
     }
 }
 
+/// The buffer behind `shared` for writing, when `shared` is its only handle.
+///
+/// `Arc::get_mut` also locks the weak count, against a `Weak` upgrading meanwhile; the crate
+/// never makes a `Weak` of a buffer nor lets its `Arc` out (see [`FlexTensor`]), so the strong
+/// count alone decides: with one strong reference, held by `shared` (borrowed mutably here), no
+/// other thread can make another.
+fn owned_mut(shared: &mut Arc<Buffer>) -> Option<&mut Buffer> {
+    if Arc::strong_count(shared) != 1 {
+        return None;
+    }
+    // Orders this thread's writes after everything the other handles did before they dropped
+    // (their decrement releases; `strong_count` reads relaxed).
+    std::sync::atomic::fence(std::sync::atomic::Ordering::Acquire);
+    // SAFETY: the only strong reference is `shared`, mutably borrowed for the result's lifetime,
+    // and no `Weak` exists (see above), so nothing else can reach the buffer meanwhile.
+    Some(unsafe { &mut *Arc::as_ptr(shared).cast_mut() })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -340,5 +366,20 @@ mod tests {
         t.data_mut::<i32>().unwrap()[0] = 9;
         assert_eq!(t.to_vec::<i32>(), vec![9, 2, 3, 4]);
         assert!(!t.transpose().can_mut());
+    }
+
+    #[test]
+    fn writes_in_place_once_a_clone_dropped_on_another_thread() {
+        let mut t = FlexTensor::from_vec(vec![1.0f32; 1024], [1024]);
+        let clone = t.clone();
+        let sum = std::thread::spawn(move || clone.to_vec::<f32>().iter().sum::<f32>())
+            .join()
+            .unwrap();
+        assert_eq!(sum, 1024.0);
+        let values = t
+            .data_mut::<f32>()
+            .expect("the clone is gone: the buffer is owned");
+        values.fill(2.0);
+        assert_eq!(t.to_vec::<f32>(), vec![2.0; 1024]);
     }
 }
