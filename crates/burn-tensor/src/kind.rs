@@ -49,6 +49,7 @@ pub trait TensorKind: Clone + Copy + core::fmt::Debug + Default + Send + Sync + 
 
 impl TensorKind for Float {
     const NAME: &'static str = "Float";
+    #[inline]
     fn bridge(tensor: T) -> BridgeTensor {
         if matches!(tensor.dtype(), DType::QFloat(_)) {
             BridgeTensor::QFloat(tensor)

@@ -322,11 +322,18 @@ impl FlexTensor {
 /// `Arc::get_mut` also locks the weak count, against a `Weak` upgrading meanwhile; the crate
 /// never makes a `Weak` of a buffer nor lets its `Arc` out (see [`FlexTensor`]), so the strong
 /// count alone decides: with one strong reference, held by `shared` (borrowed mutably here), no
-/// other thread can make another.
+/// other thread can make another. (The `Weak<Deferred>` of [`crate::fuse`]'s pending list is no
+/// way around it: while a deferred state can be upgraded, the `Arc` of its computed values is
+/// one more strong reference.) A new `Arc<Buffer>` may only be a clone of a strong handle.
 fn owned_mut(shared: &mut Arc<Buffer>) -> Option<&mut Buffer> {
     if Arc::strong_count(shared) != 1 {
         return None;
     }
+    debug_assert_eq!(
+        Arc::weak_count(shared),
+        0,
+        "a Weak of a Flex buffer was made"
+    );
     // Orders this thread's writes after everything the other handles did before they dropped
     // (their decrement releases; `strong_count` reads relaxed).
     std::sync::atomic::fence(std::sync::atomic::Ordering::Acquire);

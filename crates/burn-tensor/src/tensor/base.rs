@@ -38,6 +38,7 @@ impl<const D: usize, K: TensorKind> Clone for Tensor<D, K> {
 
 impl<const D: usize, K: BasicOps> Tensor<D, K> {
     /// A tensor from a dispatch primitive of kind `K` and rank `D`.
+    #[inline]
     pub fn from_primitive(primitive: DispatchTensor) -> Self {
         let rank = primitive.rank();
         if rank != D {
