@@ -301,3 +301,50 @@ fn a_computed_chain_viewed_elsewhere_is_not_written_in_place() {
     assert_eq!(x.to_vec::<f32>()[0], 7.0);
     assert_eq!(bits::<f32>(x)[1..], bits::<f32>(unary::exp(a))[1..]);
 }
+
+#[test]
+fn in_place_operations_survive_a_sync_on_another_thread() {
+    // `compute_pending` upgrades the pending `Weak` of every deferred tensor, so for a moment a
+    // tensor's deferred state has two owners. An operation that checked for a unique buffer and
+    // then asked for it could find it shared in between; it must fall back to a copy instead.
+    // The window is narrow, so this is a guard that catches a regression now and then, not a
+    // reproduction on every run.
+    let _serial = serial();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let shape = [N];
+    let a = ramp::<f32>(N, 0.01, &shape);
+    let expected_exp = unary::exp(a.clone()).into_vec::<f32>();
+    let mask = FlexTensor::from_vec((0..N).map(|i| i % 3 == 0).collect(), shape.to_vec());
+    let value = FlexTensor::from_vec(vec![-1.0f32], vec![1]).expand(shape.to_vec());
+    let mut expected_masked = expected_exp.clone();
+    for (v, m) in expected_masked.iter_mut().zip(mask.to_vec::<bool>()) {
+        if m {
+            *v = -1.0;
+        }
+    }
+    let expected_sum: Vec<f32> = expected_exp
+        .iter()
+        .scan(0.0f32, |acc, &v| {
+            *acc += v;
+            Some(*acc)
+        })
+        .collect();
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                compute_pending();
+            }
+        });
+        for _ in 0..200 {
+            let masked = crate::ops::mask::mask_where(
+                Flex::float_exp(a.clone()),
+                mask.clone(),
+                value.clone(),
+            );
+            assert_eq!(masked.into_vec::<f32>(), expected_masked);
+            let summed = crate::ops::scan::cumsum(Flex::float_exp(a.clone()), 0);
+            assert_eq!(summed.into_vec::<f32>(), expected_sum);
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+}

@@ -240,10 +240,13 @@ pub fn zip_same<E: Storable>(
 ) -> FlexTensor {
     check_same_dtype(op, &lhs, &rhs);
     let shape = broadcast_shape(op, lhs.shape(), rhs.shape());
-    if *lhs.shape() == shape && lhs.can_mut() {
+    // `data_mut` is the check itself: a separate `can_mut` first could be overtaken by
+    // `compute_pending` sharing a deferred result on another thread in between.
+    if *lhs.shape() == shape
+        && let Some(a) = lhs.data_mut::<E>()
+    {
         let lb = rhs.layout().expand(&shape);
         let b = rhs.storage::<E>();
-        let a = lhs.data_mut::<E>().expect("checked by can_mut");
         for_each_out_row(
             a,
             &shape,
@@ -253,10 +256,11 @@ pub fn zip_same<E: Storable>(
         );
         return lhs;
     }
-    if *rhs.shape() == shape && rhs.can_mut() {
+    if *rhs.shape() == shape
+        && let Some(b) = rhs.data_mut::<E>()
+    {
         let la = lhs.layout().expand(&shape);
         let a = lhs.storage::<E>();
-        let b = rhs.data_mut::<E>().expect("checked by can_mut");
         for_each_out_row(
             b,
             &shape,

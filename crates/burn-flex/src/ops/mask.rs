@@ -31,8 +31,7 @@ pub fn mask_where(tensor: FlexTensor, mask: FlexTensor, value: FlexTensor) -> Fl
     let mut tensor = tensor;
     with_elem!(tensor.dtype(), E => {
         let v = value.storage::<E>();
-        if *tensor.shape() == shape && tensor.can_mut() {
-            let out = tensor.data_mut::<E>().expect("checked by can_mut");
+        if *tensor.shape() == shape && let Some(out) = tensor.data_mut::<E>() {
             for_each_out_row(out, &shape, [&lm, &lv], #[inline(always)] |o, [pm, pv], [sm, sv]| {
                 let (mut pm, mut pv) = (pm as isize, pv as isize);
                 for o in o {

@@ -18,11 +18,7 @@ fn scan<E: Storable>(
         "{op}: dim {dim} out of range for a tensor of rank {} (shape {shape:?})",
         shape.num_dims()
     );
-    let mut tensor = if tensor.can_mut() {
-        tensor
-    } else {
-        FlexTensor::from_vec(tensor.to_vec::<E>(), shape.clone())
-    };
+    let mut tensor = tensor.into_mut();
     let size = shape[dim];
     let inner: usize = shape.dims[dim + 1..].iter().product();
     let block = size * inner;

@@ -250,9 +250,14 @@ impl FlexTensor {
     }
 
     /// This tensor when an operation may write into it, else a contiguous copy that it may
-    /// (copy-on-write).
-    pub fn into_mut(self) -> Self {
-        if self.can_mut() {
+    /// (copy-on-write): [`data_mut`](Self::data_mut) on the result always succeeds.
+    pub fn into_mut(mut self) -> Self {
+        // Settled first, the check cannot be overtaken: once the buffer is this handle's own
+        // `Arc` with a strong count of one, nothing else can reach it (see [`FlexTensor`]). A
+        // deferred state's count alone could grow meanwhile, when `compute_pending` on another
+        // thread upgrades its pending `Weak`.
+        self.settle();
+        if Arc::strong_count(&self.buffer) == 1 && self.is_contiguous() {
             return self;
         }
         let shape = self.shape().clone();
