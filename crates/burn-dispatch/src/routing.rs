@@ -26,9 +26,11 @@ macro_rules! define_dispatch {
             const NAME: &'static str = stringify!($variant);
             const INDEX: u16 = $index;
 
+            #[inline]
             fn wrap(tensor: $crate::BackendTensor<$backend>) -> DispatchTensor {
                 DispatchTensor::$variant(tensor)
             }
+            #[inline]
             fn unwrap(tensor: DispatchTensor) -> $crate::BackendTensor<$backend> {
                 #[allow(unreachable_patterns)]
                 match tensor {
@@ -36,6 +38,7 @@ macro_rules! define_dispatch {
                     $other => $fallback,
                 }
             }
+            #[inline]
             fn unwrap_ref(tensor: &DispatchTensor) -> &$crate::BackendTensor<$backend> {
                 #[allow(unreachable_patterns)]
                 match tensor {

@@ -138,6 +138,7 @@ impl<B: Backend> TensorMetadata for BackendTensor<B> {
         }
     }
 
+    #[inline]
     fn shape(&self) -> Shape {
         match self {
             BackendTensor::Float(t) => t.shape(),
@@ -149,6 +150,7 @@ impl<B: Backend> TensorMetadata for BackendTensor<B> {
         }
     }
 
+    #[inline]
     fn rank(&self) -> usize {
         match self {
             BackendTensor::Float(t) => t.rank(),

@@ -68,6 +68,7 @@ impl DType {
     }
 
     /// Whether this is one of the float types (not quantized).
+    #[inline]
     pub const fn is_float(&self) -> bool {
         matches!(self, DType::F64 | DType::F32 | DType::F16 | DType::BF16)
     }

@@ -151,37 +151,72 @@ fn finish(program: Program) -> FlexTensor {
     FlexTensor::from_deferred(deferred)
 }
 
+#[inline]
 fn deferrable(dtype: DType, shape: &Shape) -> bool {
     dtype.is_float() && shape.num_elements() >= DEFER_THRESHOLD
 }
 
+// `unary`, `scalar` and `binary` inline into every operation, so a small tensor goes back to its
+// eager form without a call (W7's `x + 1` on 16 values); only deferring calls out.
+
 /// `f(tensor)` deferred, or `tensor` back when it should run eagerly.
+#[inline]
 pub fn unary(op: Unary, tensor: FlexTensor) -> Result<FlexTensor, FlexTensor> {
     if !deferrable(tensor.dtype(), tensor.shape()) {
         return Err(tensor);
     }
+    Ok(defer_unary(op, tensor))
+}
+
+#[inline(never)]
+fn defer_unary(op: Unary, tensor: FlexTensor) -> FlexTensor {
     let mut program = Program::new(tensor.dtype(), tensor.shape().clone());
     let a = program.operand(tensor);
     program.push(Instr::Unary(op, a));
-    Ok(finish(program))
+    finish(program)
 }
 
 /// `tensor op scalar` deferred, or `tensor` back when it should run eagerly.
+#[inline]
 pub fn scalar(op: Binary, tensor: FlexTensor, value: Scalar) -> Result<FlexTensor, FlexTensor> {
     if !deferrable(tensor.dtype(), tensor.shape()) {
         return Err(tensor);
     }
+    Ok(defer_scalar(op, tensor, value))
+}
+
+#[inline(never)]
+fn defer_scalar(op: Binary, tensor: FlexTensor, value: Scalar) -> FlexTensor {
     let mut program = Program::new(tensor.dtype(), tensor.shape().clone());
     let a = program.operand(tensor);
     program.push(Instr::Scalar(op, a, value));
-    Ok(finish(program))
+    finish(program)
 }
 
 /// `lhs op rhs` (broadcasting) deferred, or both back when it should run eagerly (other dtypes,
 /// small outputs, shapes that do not broadcast: the eager operation reports those).
 // The operands come back by value on the eager path; boxing them would allocate per operation.
 #[allow(clippy::result_large_err)]
+#[inline]
 pub fn binary(
+    op: Binary,
+    lhs: FlexTensor,
+    rhs: FlexTensor,
+) -> Result<FlexTensor, (FlexTensor, FlexTensor)> {
+    // The common refusals without building the broadcast shape (an allocation).
+    let dtype = lhs.dtype();
+    if dtype != rhs.dtype()
+        || !dtype.is_float()
+        || (lhs.shape() == rhs.shape() && lhs.num_elements() < DEFER_THRESHOLD)
+    {
+        return Err((lhs, rhs));
+    }
+    defer_binary(op, lhs, rhs)
+}
+
+#[inline(never)]
+#[allow(clippy::result_large_err)]
+fn defer_binary(
     op: Binary,
     lhs: FlexTensor,
     rhs: FlexTensor,
