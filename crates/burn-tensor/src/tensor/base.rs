@@ -23,14 +23,18 @@ use core::marker::PhantomData;
 /// assert_eq!(y.into_data().to_vec::<f32>().unwrap(), vec![8.0, 11.0, 16.0, 23.0]);
 /// ```
 pub struct Tensor<const D: usize, K: TensorKind = Float> {
-    bridge: BridgeTensor,
+    // The primitive alone, at offset 0: its kind tag (a float stored quantized or not) follows
+    // from its dtype, so it is rebuilt on demand (`into_bridge`) rather than stored. A stored
+    // tag put the primitive 8 bytes in, and every operation then read it back in 16-byte loads
+    // straddling the 16-byte stores that wrote it, which the CPU cannot forward (W7).
+    primitive: DispatchTensor,
     kind: PhantomData<K>,
 }
 
 impl<const D: usize, K: TensorKind> Clone for Tensor<D, K> {
     fn clone(&self) -> Self {
         Self {
-            bridge: self.bridge.clone(),
+            primitive: self.primitive.clone(),
             kind: PhantomData,
         }
     }
@@ -48,19 +52,19 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
             );
         }
         Self {
-            bridge: K::bridge(primitive),
+            primitive,
             kind: PhantomData,
         }
     }
 
     /// The dispatch primitive.
     pub fn into_primitive(self) -> DispatchTensor {
-        self.bridge.into_primitive()
+        self.primitive
     }
 
     /// A reference to the dispatch primitive.
     pub fn primitive(&self) -> &DispatchTensor {
-        self.bridge.primitive()
+        &self.primitive
     }
 
     /// The `Dispatch` primitive, to call a backend extension (`FloatTensor<Dispatch>`,
@@ -81,7 +85,7 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
 
     /// The tensor with its kind tag (for backend extensions).
     pub fn into_bridge(self) -> BridgeTensor {
-        self.bridge
+        K::bridge(self.primitive)
     }
 
     /// The shape.
@@ -290,5 +294,38 @@ impl<const D: usize, K: BasicOps> core::fmt::Debug for Tensor<D, K> {
             self.dtype(),
             self.device()
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Int;
+
+    /// A tensor is its primitive and nothing else, at offset 0 (see the field's comment).
+    #[test]
+    fn a_tensor_is_its_primitive_alone() {
+        assert_eq!(
+            size_of::<Tensor<2>>(),
+            size_of::<DispatchTensor>(),
+            "Tensor<2> holds more than its primitive"
+        );
+        assert_eq!(size_of::<Tensor<1, Int>>(), size_of::<DispatchTensor>());
+    }
+
+    /// The kind tag rebuilt from the primitive is the one a stored tag would have held.
+    #[test]
+    fn the_bridge_tag_follows_the_kind() {
+        let device = Device::default();
+        let float = Tensor::<1>::from_floats([1.0, 2.0], &device);
+        let scheme = crate::quantization::QuantScheme::default()
+            .with_value(crate::quantization::QuantValue::Q8S);
+        let quantized = float.clone().quantize_dynamic(&scheme);
+        assert!(matches!(float.into_bridge(), BridgeTensor::Float(_)));
+        assert!(matches!(quantized.into_bridge(), BridgeTensor::QFloat(_)));
+        let int = Tensor::<1, Int>::from_ints([1, 2], &device);
+        assert!(matches!(int.into_bridge(), BridgeTensor::Int(_)));
+        let bool = Tensor::<1>::from_floats([1.0, -1.0], &device).greater_elem(0.0);
+        assert!(matches!(bool.into_bridge(), BridgeTensor::Bool(_)));
     }
 }
