@@ -57,6 +57,21 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
         }
     }
 
+    /// The tensor of an element-wise operation on `Self`'s primitive, whose rank it keeps: the
+    /// rank is checked in debug builds only, so the result moves straight into place (W7).
+    #[inline(always)]
+    pub(crate) fn from_elementwise(primitive: DispatchTensor) -> Self {
+        debug_assert_eq!(
+            primitive.rank(),
+            D,
+            "an element-wise operation changed the rank"
+        );
+        Self {
+            primitive,
+            kind: PhantomData,
+        }
+    }
+
     /// The dispatch primitive.
     pub fn into_primitive(self) -> DispatchTensor {
         self.primitive

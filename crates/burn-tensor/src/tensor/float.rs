@@ -14,7 +14,7 @@ macro_rules! unary_float {
     ($($(#[$doc:meta])* $name:ident => $op:ident;)*) => {$(
         $(#[$doc])*
         pub fn $name(self) -> Self {
-            Self::from_primitive(Dispatch::$op(self.into_primitive()))
+            Self::from_elementwise(Dispatch::$op(self.into_primitive()))
         }
     )*};
 }

@@ -16,12 +16,12 @@ macro_rules! arithmetic {
         $(#[$doc])*
         pub fn $name(self, other: Self) -> Self {
             let (lhs, rhs) = Self::binary_operands(stringify!($name), self, other);
-            Self::from_primitive(K::$op(lhs, rhs))
+            Self::from_elementwise(K::$op(lhs, rhs))
         }
         $(#[$doc])*
         #[doc = "(with a scalar)"]
         pub fn $scalar<V: Into<Scalar>>(self, other: V) -> Self {
-            Self::from_primitive(K::$op_scalar(self.into_primitive(), other.into()))
+            Self::from_elementwise(K::$op_scalar(self.into_primitive(), other.into()))
         }
     )*};
 }
