@@ -99,8 +99,18 @@ impl Layout {
 
     /// The buffer range holding the elements in row-major order, when the layout is contiguous.
     pub fn contiguous_range(&self) -> Option<core::ops::Range<usize>> {
-        self.is_contiguous()
-            .then(|| self.offset..self.offset + self.num_elements())
+        // One pass for both the check and the count (every in-place operation asks).
+        let mut count = 1usize;
+        for (&size, &stride) in self.shape.dims.iter().zip(&self.strides).rev() {
+            if size == 0 {
+                return Some(self.offset..self.offset);
+            }
+            if size != 1 && stride != count as isize {
+                return None;
+            }
+            count *= size;
+        }
+        Some(self.offset..self.offset + count)
     }
 
     /// The smallest and one-past-largest buffer positions reached (`None` when empty).
@@ -389,6 +399,26 @@ mod tests {
         let f = l.flip(&[2]);
         assert_eq!((f.offset(), f.strides()[2]), (3, -1));
         assert_eq!(f.reach(), Some((0, 24)));
+    }
+
+    #[test]
+    fn the_contiguous_range_agrees_with_the_contiguity_check() {
+        let base = Layout::contiguous([2, 3, 4]);
+        let layouts = [
+            base.clone(),
+            base.transpose(),
+            base.slice(&[Slice::new(1, None, 1)]),
+            base.slice(&[Slice::new(0, None, 1), Slice::new(1, Some(2), 1)]),
+            Layout::contiguous([3, 1, 4]).permute(&[1, 0, 2]),
+            Layout::contiguous([2, 0, 4]),
+            Layout::contiguous([5]).expand(&Shape::new([3, 5])),
+        ];
+        for layout in layouts {
+            let expected = layout
+                .is_contiguous()
+                .then(|| layout.offset()..layout.offset() + layout.num_elements());
+            assert_eq!(layout.contiguous_range(), expected, "{layout:?}");
+        }
     }
 
     #[test]
