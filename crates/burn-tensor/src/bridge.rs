@@ -3,7 +3,8 @@
 use burn_dispatch::DispatchTensor;
 
 /// A dispatch tensor tagged with its kind. Float tensors may be stored quantized (`QFloat`);
-/// the tag says so, the static kind of `Tensor` cannot.
+/// the tag says so, the static kind of `Tensor` cannot. A `Tensor` stores only its primitive:
+/// [`Tensor::into_bridge`](crate::Tensor::into_bridge) builds the tag from the kind and dtype.
 #[derive(Debug, Clone)]
 pub enum BridgeTensor {
     /// A float tensor.
