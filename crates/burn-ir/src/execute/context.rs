@@ -78,13 +78,29 @@ impl<B: Backend> Store<B> {
 }
 
 macro_rules! kind_access {
-    ($take:ident, $put:ident, $variant:ident, $ty:ident, $kind:literal) => {
+    ($take:ident, $insert:ident, $put:ident, $variant:ident, $ty:ident, $kind:literal) => {
         /// Takes the tensor `t` names (removed on its last use, else cloned).
         ///
         /// # Panics
         ///
         /// When the tensor is missing or of another kind: a bookkeeping bug of the recorder.
         pub fn $take(&mut self, t: &TensorIr) -> $ty<B> {
+            // The last use of a tensor in a slot: its payload moves straight out of the slot.
+            // Through `take`, the tensor would be copied into a `Handle` and then out of it,
+            // each copy loading what the previous one had just stored at an 8-byte offset:
+            // loads the CPU cannot forward from those stores, the most of a replayed small
+            // operation's time.
+            if t.status == TensorStatus::ReadWrite
+                && let Store::Slots(slots) = &mut self.handles
+                && let Some(slot) = slots.get_mut(t.id.0 as usize)
+                && let Some(Handle::$variant(x)) = slot
+            {
+                // SAFETY: the payload is read out once, and the slot is then overwritten with
+                // `None` without dropping what it held, so the tensor is owned exactly once.
+                let x = unsafe { std::ptr::read(x) };
+                unsafe { std::ptr::write(slot, None) };
+                return x;
+            }
             match self.take(t) {
                 Handle::$variant(x) => x,
                 other => panic!(
@@ -94,6 +110,17 @@ macro_rules! kind_access {
                     other.metadata()
                 ),
             }
+        }
+
+        /// Stores `tensor` under `id` without checks, built in place in its slot.
+        pub fn $insert(&mut self, id: TensorId, tensor: $ty<B>) {
+            if let Store::Slots(slots) = &mut self.handles
+                && let Some(slot) = slots.get_mut(id.0 as usize)
+            {
+                *slot = Some(Handle::$variant(tensor));
+                return;
+            }
+            self.handles.insert(id, Handle::$variant(tensor));
         }
 
         /// Stores the output `out`, checking it has the shape and dtype the IR recorded.
@@ -132,9 +159,16 @@ impl<B: Backend> ExecutionContext<B> {
         found.unwrap_or_else(|| panic!("ir: tensor {:?} has no data (status {:?})", t.id, t.status))
     }
 
-    kind_access!(take_float, put_float, Float, FloatTensor, "float");
-    kind_access!(take_int, put_int, Int, IntTensor, "int");
-    kind_access!(take_bool, put_bool, Bool, BoolTensor, "bool");
+    kind_access!(
+        take_float,
+        insert_float,
+        put_float,
+        Float,
+        FloatTensor,
+        "float"
+    );
+    kind_access!(take_int, insert_int, put_int, Int, IntTensor, "int");
+    kind_access!(take_bool, insert_bool, put_bool, Bool, BoolTensor, "bool");
 
     /// Stores an output, checking it against the recorded shape and dtype.
     pub fn put_checked(&mut self, op: &str, out: &TensorIr, handle: Handle<B>) {

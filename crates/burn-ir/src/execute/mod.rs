@@ -84,11 +84,20 @@ macro_rules! ir_exec_out {
         ir_exec_out!(@one Int; $ctx, $name, a, x, $checked);
         ir_exec_out!(@one Int; $ctx, $name, b, y, $checked);
     } };
-    (@one $variant:ident; $ctx:ident, $name:expr, $out:expr, $r:expr, $checked:expr) => {
+    (@one Float; $ctx:ident, $name:expr, $out:expr, $r:expr, $checked:expr) => {
+        ir_exec_out!(@put Float, insert_float; $ctx, $name, $out, $r, $checked)
+    };
+    (@one Int; $ctx:ident, $name:expr, $out:expr, $r:expr, $checked:expr) => {
+        ir_exec_out!(@put Int, insert_int; $ctx, $name, $out, $r, $checked)
+    };
+    (@one Bool; $ctx:ident, $name:expr, $out:expr, $r:expr, $checked:expr) => {
+        ir_exec_out!(@put Bool, insert_bool; $ctx, $name, $out, $r, $checked)
+    };
+    (@put $variant:ident, $insert:ident; $ctx:ident, $name:expr, $out:expr, $r:expr, $checked:expr) => {
         if $checked {
             $ctx.put_checked($name, $out, Handle::$variant($r));
         } else {
-            $ctx.insert($out.id, Handle::$variant($r));
+            $ctx.$insert($out.id, $r);
         }
     };
 }
