@@ -39,6 +39,9 @@ impl<B: Backend> TensorMetadata for AutodiffTensor<B> {
     fn rank(&self) -> usize {
         self.primitive.rank()
     }
+    fn dims_into(&self, out: &mut [usize]) {
+        self.primitive.dims_into(out)
+    }
 }
 
 impl<B: Backend> AutodiffTensor<B> {

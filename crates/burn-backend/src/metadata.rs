@@ -12,4 +12,10 @@ pub trait TensorMetadata: Clone + Send + Sync + core::fmt::Debug {
     fn rank(&self) -> usize {
         self.shape().num_dims()
     }
+    /// Writes the size of each dimension into `out`, whose length must be the rank: the shape
+    /// without allocating one, where the tensor keeps its sizes (a small operation's checks
+    /// ask for it).
+    fn dims_into(&self, out: &mut [usize]) {
+        out.copy_from_slice(&self.shape().dims);
+    }
 }

@@ -161,6 +161,18 @@ impl<B: Backend> TensorMetadata for BackendTensor<B> {
             BackendTensor::Autodiff(t, _) => t.rank(),
         }
     }
+
+    #[inline]
+    fn dims_into(&self, out: &mut [usize]) {
+        match self {
+            BackendTensor::Float(t) => t.dims_into(out),
+            BackendTensor::Int(t) => t.dims_into(out),
+            BackendTensor::Bool(t) => t.dims_into(out),
+            BackendTensor::Quantized(t) => t.dims_into(out),
+            #[cfg(feature = "autodiff")]
+            BackendTensor::Autodiff(t, _) => t.dims_into(out),
+        }
+    }
 }
 
 #[cfg(all(test, feature = "flex"))]

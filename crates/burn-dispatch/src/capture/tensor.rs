@@ -61,4 +61,8 @@ impl TensorMetadata for CaptureTensor {
     fn shape(&self) -> Shape {
         self.shape.clone()
     }
+
+    fn dims_into(&self, out: &mut [usize]) {
+        out.copy_from_slice(&self.shape.dims);
+    }
 }

@@ -133,4 +133,8 @@ impl TensorMetadata for DispatchTensor {
     fn rank(&self) -> usize {
         dispatch!(self, E, B => E::unwrap_ref(self).rank())
     }
+    #[inline]
+    fn dims_into(&self, out: &mut [usize]) {
+        dispatch!(self, E, B => E::unwrap_ref(self).dims_into(out))
+    }
 }

@@ -131,6 +131,11 @@ impl TensorMetadata for FlexTensor {
     fn rank(&self) -> usize {
         FlexTensor::rank(self)
     }
+
+    #[inline]
+    fn dims_into(&self, out: &mut [usize]) {
+        out.copy_from_slice(&FlexTensor::shape(self).dims);
+    }
 }
 
 /// The device's default int dtype (for indices).

@@ -110,7 +110,9 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
 
     /// The sizes of the `D` dims.
     pub fn dims(&self) -> [usize; D] {
-        self.shape().dims::<D>()
+        let mut dims = [0; D];
+        self.primitive.dims_into(&mut dims);
+        dims
     }
 
     /// The rank (`D`).
@@ -342,5 +344,25 @@ mod tests {
         assert!(matches!(int.into_bridge(), BridgeTensor::Int(_)));
         let bool = Tensor::<1>::from_floats([1.0, -1.0], &device).greater_elem(0.0);
         assert!(matches!(bool.into_bridge(), BridgeTensor::Bool(_)));
+    }
+
+    /// `dims` (read without building a `Shape`) agrees with `shape` for every kind, a quantized
+    /// tensor and a tracked one; a reshape or unsqueeze to the same shape keeps the values.
+    #[test]
+    fn dims_agree_with_the_shape() {
+        let device = Device::default();
+        let float = Tensor::<3>::zeros([2, 3, 4], &device);
+        assert_eq!(float.dims(), [2, 3, 4]);
+        assert_eq!(float.dims().to_vec(), float.shape().dims);
+        assert_eq!(Tensor::<1, Int>::arange(0..5, &device).dims(), [5]);
+        assert_eq!(float.clone().greater_elem(0.0).dims(), [2, 3, 4]);
+        let scheme = crate::quantization::QuantScheme::default()
+            .with_value(crate::quantization::QuantValue::Q8S);
+        assert_eq!(float.clone().quantize_dynamic(&scheme).dims(), [2, 3, 4]);
+        let tracked = Tensor::<2>::ones([3, 1], &device.autodiff()).require_grad();
+        assert_eq!(tracked.dims(), [3, 1]);
+        let values = Tensor::<2>::from_floats([[1.0, 2.0], [3.0, 4.0]], &device);
+        let same = values.clone().reshape([2, 2]).unsqueeze::<2>();
+        assert_eq!(same.into_data(), values.into_data());
     }
 }

@@ -2,7 +2,7 @@
 
 use super::check;
 use crate::{BasicOps, Bool, Int, Numeric, Tensor};
-use burn_backend::{IndexingUpdateOp, Scalar};
+use burn_backend::{IndexingUpdateOp, Scalar, Shape};
 
 impl<const D: usize, K: BasicOps> Tensor<D, K> {
     /// The slices at `indices` along `dim` (`torch.index_select`).
@@ -124,7 +124,10 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
         lhs: Self,
         rhs: Self,
     ) -> (burn_dispatch::DispatchTensor, burn_dispatch::DispatchTensor) {
-        check::broadcast(op, &lhs.shape(), &rhs.shape());
+        let (a, b) = (lhs.dims(), rhs.dims());
+        if a != b {
+            check::broadcast(op, &Shape::from(a), &Shape::from(b));
+        }
         check::same_device(op, &lhs.device(), &rhs.device());
         let (a, b) = (lhs.into_primitive(), rhs.into_primitive());
         super::promote::align_dtypes(op, a, b)

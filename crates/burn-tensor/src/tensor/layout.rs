@@ -50,6 +50,10 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
                 ),
             );
         }
+        if out[..] == dims[..] {
+            // The same shape: the tensor itself, without a call to the backend.
+            return Self::new_tensor(self.into_primitive());
+        }
         Self::new_tensor(K::reshape(self.into_primitive(), new_shape))
     }
 
@@ -233,6 +237,10 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
                     dims.len()
                 ),
             );
+        }
+        if dims[..] == self.dims()[..] {
+            // The same shape (an `unsqueeze` to the same rank): the tensor itself.
+            return Self::new_tensor(self.into_primitive());
         }
         Self::new_tensor(K::reshape(self.into_primitive(), Shape::from(dims)))
     }
