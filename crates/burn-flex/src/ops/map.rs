@@ -239,6 +239,33 @@ pub fn zip_same<E: Storable>(
     f: impl Fn(E, E) -> E + Sync,
 ) -> FlexTensor {
     check_same_dtype(op, &lhs, &rhs);
+    if lhs.shape() == rhs.shape() {
+        // The common case, without a broadcast shape or layout to build: each operand walks the
+        // other's own layout.
+        if let Some(a) = lhs.data_mut::<E>() {
+            let b = rhs.storage::<E>();
+            for_each_out_row(
+                a,
+                rhs.shape(),
+                [rhs.layout()],
+                #[inline(always)]
+                |o, [pb], [sb]| zip_row_in_place(o, (b, pb, sb), &|x, y| f(x, y)),
+            );
+            return lhs;
+        }
+        if let Some(b) = rhs.data_mut::<E>() {
+            let a = lhs.storage::<E>();
+            for_each_out_row(
+                b,
+                lhs.shape(),
+                [lhs.layout()],
+                #[inline(always)]
+                |o, [pa], [sa]| zip_row_in_place(o, (a, pa, sa), &|y, x| f(x, y)),
+            );
+            return rhs;
+        }
+        return zip_into(op, &lhs, &rhs, f);
+    }
     let shape = broadcast_shape(op, lhs.shape(), rhs.shape());
     // `data_mut` is the check itself: a separate `can_mut` first could be overtaken by
     // `compute_pending` sharing a deferred result on another thread in between.
@@ -320,6 +347,44 @@ mod tests {
             ptr,
             Storable::as_slice(c.buffer()).map(|s: &[f32]| s.as_ptr())
         );
+    }
+
+    #[test]
+    fn same_shape_zip_writes_into_the_unique_operand_through_the_others_strides() {
+        let (rows, cols) = (5, 7);
+        let a: Vec<f64> = (0..rows * cols).map(|i| i as f64 * 0.5).collect();
+        let b: Vec<f64> = (0..rows * cols).map(|i| (i * 3) as f64).collect();
+        let expected: Vec<f64> = (0..rows * cols)
+            .map(|p| {
+                let (i, j) = (p / cols, p % cols);
+                a[p] - b[j * rows + i]
+            })
+            .collect();
+        // A transposed `rhs` into a unique contiguous `lhs`, in place.
+        let lhs = FlexTensor::from_vec(a.clone(), [rows, cols]);
+        let lhs_ptr = Storable::as_slice(lhs.buffer()).map(|s: &[f64]| s.as_ptr());
+        let rhs = FlexTensor::from_vec(b.clone(), [cols, rows]).transpose();
+        let out = zip_same("test", lhs, rhs, |x: f64, y: f64| x - y);
+        assert_eq!(out.shape().dims, vec![rows, cols]);
+        assert_eq!(out.to_vec::<f64>(), expected);
+        assert_eq!(
+            lhs_ptr,
+            Storable::as_slice(out.buffer()).map(|s: &[f64]| s.as_ptr())
+        );
+        // A shared `lhs`: the result goes into the unique `rhs`, operands kept in order.
+        let lhs = FlexTensor::from_vec(a.clone(), [rows, cols]);
+        let keep = lhs.clone();
+        let rhs = FlexTensor::from_vec(b.clone(), [cols, rows]).transpose();
+        let out = zip_same("test", lhs, rhs.to_contiguous(), |x: f64, y: f64| x - y);
+        assert_eq!(out.to_vec::<f64>(), expected);
+        assert_eq!(keep.to_vec::<f64>(), a);
+        // Both shared: a new tensor.
+        let rhs = FlexTensor::from_vec(b, [cols, rows]).transpose();
+        let keep_rhs = rhs.clone();
+        let out = zip_same("test", keep.clone(), rhs, |x: f64, y: f64| x - y);
+        assert_eq!(out.to_vec::<f64>(), expected);
+        assert_eq!(keep.to_vec::<f64>(), a);
+        drop(keep_rhs);
     }
 
     #[test]

@@ -83,6 +83,10 @@ pub fn matmul(lhs: FlexTensor, rhs: FlexTensor) -> FlexTensor {
         lhs.shape(),
         rhs.shape()
     );
+    if lr == 2 && rr == 2 && lhs.dtype().is_float() {
+        let (lhs, rhs) = (gemm_ready(lhs), gemm_ready(rhs));
+        return with_float!(lhs.dtype(), "matmul", E => matmul_matrices::<E>(&lhs, &rhs, [m, k, n]));
+    }
     let batch = broadcast_shape(
         "matmul",
         &Shape::new(&lhs.shape().dims[..lr - 2]),
@@ -96,6 +100,26 @@ pub fn matmul(lhs: FlexTensor, rhs: FlexTensor) -> FlexTensor {
     } else {
         with_int!(lhs.dtype(), "matmul", E => matmul_int::<E>(&lhs, &rhs, &batch, [m, k, n], out_shape))
     }
+}
+
+/// The product of two matrices (rank 2, the most common case): what [`matmul_float`] computes
+/// for an empty batch, without building the batch's shapes and offsets (allocations that cost
+/// more than a small product itself).
+fn matmul_matrices<E: FloatElement + Storable>(
+    lhs: &FlexTensor,
+    rhs: &FlexTensor,
+    [m, k, n]: [usize; 3],
+) -> FlexTensor {
+    // As in `matmul_float`: the product writes its whole destination.
+    let mut out = pool::for_overwrite(m * n);
+    if m * n > 0 {
+        let strides = |t: &FlexTensor| [t.layout().strides()[0], t.layout().strides()[1]];
+        let (a, b) = (strides(lhs), strides(rhs));
+        let l = matrix(lhs.storage::<E>(), lhs.layout().offset(), m, k, a);
+        let r = matrix(rhs.storage::<E>(), rhs.layout().offset(), k, n, b);
+        E::gemm(m, k, n, l, a, r, b, &mut out);
+    }
+    FlexTensor::from_vec(out, [m, n])
 }
 
 fn matmul_float<E: FloatElement + Storable>(
@@ -265,6 +289,24 @@ mod tests {
             .collect();
         let got = matmul(fa, FlexTensor::from_vec(b.clone(), [k, n])).to_vec::<f64>();
         for (g, e) in got.iter().zip(&naive(&reversed, &b, m, k, n)) {
+            assert!((g - e).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn matrices_read_at_an_offset_and_transposed() {
+        let (m, k, n) = (6, 5, 4);
+        // lhs: rows 1..=k of a (k + 2)×m matrix, transposed: offset m, strides [1, m].
+        let big: Vec<f64> = (0..(k + 2) * m).map(|i| (i as f64 * 0.41).sin()).collect();
+        let ta = FlexTensor::from_vec(big.clone(), [k + 2, m])
+            .slice(&[burn_std::Slice::new(1, Some(k as isize + 1), 1)])
+            .transpose();
+        assert!(reads_in_place(&ta));
+        let a: Vec<f64> = (0..m * k).map(|p| big[(1 + p % k) * m + p / k]).collect();
+        let b: Vec<f64> = (0..k * n).map(|i| (i as f64 * 0.23).cos()).collect();
+        let out = matmul(ta, FlexTensor::from_vec(b.clone(), [k, n]));
+        assert_eq!(out.shape().dims, vec![m, n]);
+        for (g, e) in out.to_vec::<f64>().iter().zip(&naive(&a, &b, m, k, n)) {
             assert!((g - e).abs() < 1e-12);
         }
     }
