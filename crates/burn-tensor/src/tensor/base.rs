@@ -110,6 +110,13 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
 
     /// The sizes of the `D` dims.
     pub fn dims(&self) -> [usize; D] {
+        let rank = self.primitive.rank();
+        if rank != D {
+            check::fail(
+                "dims",
+                format_args!("the tensor has rank {rank}, its type says {D}"),
+            );
+        }
         let mut dims = [0; D];
         self.primitive.dims_into(&mut dims);
         dims

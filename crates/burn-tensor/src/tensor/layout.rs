@@ -8,6 +8,9 @@ use burn_backend::{DType, Scalar, Shape, Slice};
 impl<const D: usize, K: BasicOps> Tensor<D, K> {
     /// The same values in row-major order with another shape: `-1` infers one size, `0` keeps
     /// the input's size at that position.
+    ///
+    /// A view where the backend allows; a reshape to the tensor's own shape returns the tensor
+    /// itself. Neither promises a contiguous result.
     pub fn reshape<const D2: usize, S: ReshapeArgs<D2>>(self, shape: S) -> Tensor<D2, K> {
         let dims = self.dims();
         let target = shape.into_signed();

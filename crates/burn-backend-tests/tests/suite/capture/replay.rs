@@ -137,6 +137,27 @@ fn an_input_returned_unchanged_and_a_vec_of_inputs() {
 }
 
 #[test]
+fn a_same_shape_reshape_returns_the_input() {
+    // A reshape or unsqueeze to the tensor's own shape is the tensor itself: the captured
+    // graph's output is then its input, replayed as such.
+    let device = crate::device();
+    let env = Env::new(device.clone());
+    let example = env.float::<2>(&env.random(&[4, 3], -1.0, 1.0, 60));
+    let graph = device
+        .capture(&example, |x: Tensor<2>| {
+            (
+                x.clone().reshape([4, 3]).unsqueeze::<2>(),
+                x.reshape([0, -1]) * 2.0,
+            )
+        })
+        .unwrap();
+    let y = env.float::<2>(&env.random(&[4, 3], -1.0, 1.0, 61));
+    let (same, doubled) = graph.replay(y.clone()).unwrap();
+    assert_same("same-shape reshape", same, y.clone());
+    assert_same("same-shape reshape, then scaled", doubled, y * 2.0);
+}
+
+#[test]
 fn a_graph_captured_on_flex_replays_on_the_device_under_test() {
     let device = crate::device();
     let env = Env::new(device.clone());

@@ -38,6 +38,25 @@ fn reshape_to_other_ranks() {
 }
 
 #[test]
+fn a_same_shape_reshape_passes_gradients_through() {
+    // reshape and unsqueeze to the tensor's own shape return it unchanged; the gradient of
+    // `3·x.reshape(same)` is 3 everywhere, as through any reshape.
+    let device = crate::device().autodiff();
+    let env = Env::new(device.clone());
+    let a = input(&env);
+    let x = env.float::<3>(&a).require_grad();
+    let y: Tensor<3> = x.clone().reshape([2, 3, 4]).unsqueeze();
+    let grads = (y * 3.0).sum().backward();
+    let grad = x.grad(&grads).expect("x is tracked through the reshape");
+    env.check(
+        "gradient through a same-shape reshape",
+        grad,
+        &RefArray::full(&[2, 3, 4], 3.0),
+        0.0,
+    );
+}
+
+#[test]
 fn reshape_infers_minus_one_and_keeps_zero() {
     // torch.reshape(x, (-1, 4)) for x of shape [2, 3, 4] has shape [6, 4]; Burn's 0 keeps the
     // input's size at that position: [0, -1] gives [2, 12].
