@@ -239,65 +239,53 @@ pub fn zip_same<E: Storable>(
     f: impl Fn(E, E) -> E + Sync,
 ) -> FlexTensor {
     check_same_dtype(op, &lhs, &rhs);
-    if lhs.shape() == rhs.shape() {
-        // The common case, without a broadcast shape or layout to build: each operand walks the
-        // other's own layout.
-        if let Some(a) = lhs.data_mut::<E>() {
-            let b = rhs.storage::<E>();
-            for_each_out_row(
-                a,
-                rhs.shape(),
-                [rhs.layout()],
-                #[inline(always)]
-                |o, [pb], [sb]| zip_row_in_place(o, (b, pb, sb), &|x, y| f(x, y)),
-            );
-            return lhs;
-        }
-        if let Some(b) = rhs.data_mut::<E>() {
-            let a = lhs.storage::<E>();
-            for_each_out_row(
-                b,
-                lhs.shape(),
-                [lhs.layout()],
-                #[inline(always)]
-                |o, [pa], [sa]| zip_row_in_place(o, (a, pa, sa), &|y, x| f(x, y)),
-            );
-            return rhs;
-        }
-        return zip_into(op, &lhs, &rhs, f);
-    }
-    let shape = broadcast_shape(op, lhs.shape(), rhs.shape());
+    // Operands of equal shapes need no broadcast shape built (an allocation every small
+    // operation would pay): `None` then.
+    let broadcast =
+        (lhs.shape() != rhs.shape()).then(|| broadcast_shape(op, lhs.shape(), rhs.shape()));
     // `data_mut` is the check itself: a separate `can_mut` first could be overtaken by
     // `compute_pending` sharing a deferred result on another thread in between.
-    if *lhs.shape() == shape
+    if broadcast.as_ref().is_none_or(|shape| lhs.shape() == shape)
         && let Some(a) = lhs.data_mut::<E>()
     {
-        let lb = rhs.layout().expand(&shape);
-        let b = rhs.storage::<E>();
-        for_each_out_row(
-            a,
-            &shape,
-            [&lb],
-            #[inline(always)]
-            |o, [pb], [sb]| zip_row_in_place(o, (b, pb, sb), &|x, y| f(x, y)),
-        );
+        zip_in_place(a, &rhs, broadcast.as_ref(), |x, y| f(x, y));
         return lhs;
     }
-    if *rhs.shape() == shape
+    if broadcast.as_ref().is_none_or(|shape| rhs.shape() == shape)
         && let Some(b) = rhs.data_mut::<E>()
     {
-        let la = lhs.layout().expand(&shape);
-        let a = lhs.storage::<E>();
-        for_each_out_row(
-            b,
-            &shape,
-            [&la],
-            #[inline(always)]
-            |o, [pa], [sa]| zip_row_in_place(o, (a, pa, sa), &|y, x| f(x, y)),
-        );
+        zip_in_place(b, &lhs, broadcast.as_ref(), |y, x| f(x, y));
         return rhs;
     }
     zip_into(op, &lhs, &rhs, f)
+}
+
+/// `out[i] = g(out[i], other[i])`, where `out` is the buffer of the operand that has the
+/// output's shape: `other` walks its own layout when the shapes are equal (`broadcast` is
+/// `None`), or its layout expanded to the `broadcast` shape.
+#[inline(always)]
+fn zip_in_place<E: Storable>(
+    out: &mut [E],
+    other: &FlexTensor,
+    broadcast: Option<&Shape>,
+    g: impl Fn(E, E) -> E + Sync,
+) {
+    let expanded;
+    let (shape, layout) = match broadcast {
+        Some(shape) => {
+            expanded = other.layout().expand(shape);
+            (shape, &expanded)
+        }
+        None => (other.shape(), other.layout()),
+    };
+    let values = other.storage::<E>();
+    for_each_out_row(
+        out,
+        shape,
+        [layout],
+        #[inline(always)]
+        |o, [p], [s]| zip_row_in_place(o, (values, p, s), &g),
+    );
 }
 
 /// `out[i] = f(out[i], b[..])` for a row.
