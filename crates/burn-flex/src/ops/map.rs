@@ -248,7 +248,7 @@ pub fn zip_same<E: Storable>(
     if broadcast.as_ref().is_none_or(|shape| lhs.shape() == shape)
         && let Some(a) = lhs.data_mut::<E>()
     {
-        zip_in_place(a, &rhs, broadcast.as_ref(), |x, y| f(x, y));
+        zip_in_place(a, &rhs, broadcast.as_ref(), &f);
         return lhs;
     }
     if broadcast.as_ref().is_none_or(|shape| rhs.shape() == shape)
