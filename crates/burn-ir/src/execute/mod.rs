@@ -64,36 +64,28 @@ macro_rules! ir_exec_arg {
 /// Stores the executing backend's result under the recorded outputs.
 macro_rules! ir_exec_out {
     (F; $ctx:ident, $name:expr, $out:expr, $r:expr, $checked:expr) => {
-        ir_exec_out!(@one Float; $ctx, $name, $out, $r, $checked)
+        ir_exec_out!(@one Float, insert_float; $ctx, $name, $out, $r, $checked)
     };
     (I; $ctx:ident, $name:expr, $out:expr, $r:expr, $checked:expr) => {
-        ir_exec_out!(@one Int; $ctx, $name, $out, $r, $checked)
+        ir_exec_out!(@one Int, insert_int; $ctx, $name, $out, $r, $checked)
     };
     (B; $ctx:ident, $name:expr, $out:expr, $r:expr, $checked:expr) => {
-        ir_exec_out!(@one Bool; $ctx, $name, $out, $r, $checked)
+        ir_exec_out!(@one Bool, insert_bool; $ctx, $name, $out, $r, $checked)
     };
     (FI; $ctx:ident, $name:expr, $out:expr, $r:expr, $checked:expr) => { {
         let [a, b] = $out;
         let (x, y) = $r;
-        ir_exec_out!(@one Float; $ctx, $name, a, x, $checked);
-        ir_exec_out!(@one Int; $ctx, $name, b, y, $checked);
+        ir_exec_out!(@one Float, insert_float; $ctx, $name, a, x, $checked);
+        ir_exec_out!(@one Int, insert_int; $ctx, $name, b, y, $checked);
     } };
     (II; $ctx:ident, $name:expr, $out:expr, $r:expr, $checked:expr) => { {
         let [a, b] = $out;
         let (x, y) = $r;
-        ir_exec_out!(@one Int; $ctx, $name, a, x, $checked);
-        ir_exec_out!(@one Int; $ctx, $name, b, y, $checked);
+        ir_exec_out!(@one Int, insert_int; $ctx, $name, a, x, $checked);
+        ir_exec_out!(@one Int, insert_int; $ctx, $name, b, y, $checked);
     } };
-    (@one Float; $ctx:ident, $name:expr, $out:expr, $r:expr, $checked:expr) => {
-        ir_exec_out!(@put Float, insert_float; $ctx, $name, $out, $r, $checked)
-    };
-    (@one Int; $ctx:ident, $name:expr, $out:expr, $r:expr, $checked:expr) => {
-        ir_exec_out!(@put Int, insert_int; $ctx, $name, $out, $r, $checked)
-    };
-    (@one Bool; $ctx:ident, $name:expr, $out:expr, $r:expr, $checked:expr) => {
-        ir_exec_out!(@put Bool, insert_bool; $ctx, $name, $out, $r, $checked)
-    };
-    (@put $variant:ident, $insert:ident; $ctx:ident, $name:expr, $out:expr, $r:expr, $checked:expr) => {
+    // Unchecked outputs are built in place in their slot (`insert_float` and its kin).
+    (@one $variant:ident, $insert:ident; $ctx:ident, $name:expr, $out:expr, $r:expr, $checked:expr) => {
         if $checked {
             $ctx.put_checked($name, $out, Handle::$variant($r));
         } else {
