@@ -10,16 +10,19 @@ use gemm::Parallelism;
 pub(crate) const PARALLEL_THRESHOLD: usize = 1 << 18;
 
 /// Whether a column-major `rhs` (a transposed view, as in the input gradient `dY·Wᵀ`) is worth
-/// copying row-major before a product that `gemm` shares between its own threads.
+/// copying row-major before the product.
 ///
 /// `gemm` computes a row-major product as its transpose, where `rhs` becomes the left operand;
-/// a column-major one is then row-major on the left, which `gemm` packs on the calling thread
-/// alone while the others wait, gathering down 4 KiB-strided columns that share one cache set.
-/// At `256×1024·1024×1024` that packing took a third of the product (4.6 ms against 2.5 ms
-/// row-major on 2 cores); the parallel blocked [`transpose`] costs about 0.3 ms. A product
-/// [`thread_split`] shares out is not copied: each thread packs only its own block, all at once,
-/// and on an Intel AVX-512 host W6's step was 4–6 % faster without the copy (medians 8.55 and
-/// 9.16 ms against 9.09 and 9.55, alternated runs of 100 steps).
+/// a column-major one is then row-major on the left, which `gemm` packs by gathering down
+/// 4 KiB-strided columns that share one cache set. The parallel blocked [`transpose`] makes it
+/// row-major first. At `256×1024·(1024×1024)ᵀ` on an AMD Zen 4 host (2 cores), the product took
+/// 3.8–3.9 ms gathered against 2.5 ms row-major, and 2.7–3.1 ms with the copy (the copy alone
+/// 0.21 ms); W6's step went from 14.9–18.7 to 13.8–16.1 ms (three alternated pairs). A product
+/// [`thread_split`] shares out was once left uncopied (each thread then gathers only its own
+/// block, all at once; W6 4–6 % faster so on an Intel Sapphire Rapids host); on Zen 4 the
+/// gather costs more than the copy either way, and copying each thread's block on its own
+/// thread instead gained nothing over the shared copy (ratios to row-major 1.08–1.20 against
+/// 1.09–1.16).
 fn transposes_rhs_first(m: usize, k: usize, n: usize, rhs_strides: [isize; 2]) -> bool {
     rhs_strides[0] == 1
         && rhs_strides[1] >= k as isize
@@ -59,15 +62,15 @@ pub fn gemm_native<T: FloatElement>(
     }
     check_reach(lhs.len(), m, k, lhs_strides, "lhs");
     check_reach(rhs.len(), k, n, rhs_strides, "rhs");
-    let threads = parallel::threads();
-    let split = thread_split(m, k, n, lhs_strides, threads);
-    if split.is_none() && transposes_rhs_first(m, k, n, rhs_strides) {
+    if transposes_rhs_first(m, k, n, rhs_strides) {
         let mut rows = pool::for_overwrite::<T>(k * n);
         transpose(rhs, n, k, rhs_strides[1] as usize, &mut rows);
         gemm_native(m, k, n, lhs, lhs_strides, &rows, [n as isize, 1], dst);
         pool::give_back(rows);
         return;
     }
+    let threads = parallel::threads();
+    let split = thread_split(m, k, n, lhs_strides, threads);
     let lhs = SendPtr(lhs.as_ptr().cast_mut());
     let rhs = SendPtr(rhs.as_ptr().cast_mut());
     let dst = SendPtr(dst.as_mut_ptr());
