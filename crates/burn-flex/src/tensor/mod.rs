@@ -6,6 +6,7 @@
 //! never depend on whether other handles exist.
 
 mod buffer;
+pub mod huge_pages;
 pub mod iter;
 mod layout;
 pub mod pool;
@@ -105,9 +106,18 @@ impl FlexTensor {
     pub fn from_data(data: TensorData) -> Self {
         let shape = data.shape.clone();
         with_elem!(data.dtype, E => {
-            let values: Vec<E> = data.into_vec().unwrap_or_else(|e| {
-                panic!("FlexTensor::from_data: cannot read the data: {e}")
-            });
+            // Copied into a pooled buffer (large ones on 2 MiB pages) when the bytes are the
+            // element type already; converted value by value otherwise.
+            let values: Vec<E> = match data.as_slice::<E>() {
+                Ok(slice) => {
+                    let mut values = pool::for_overwrite(slice.len());
+                    values.copy_from_slice(slice);
+                    values
+                }
+                Err(_) => data.into_vec().unwrap_or_else(|e| {
+                    panic!("FlexTensor::from_data: cannot read the data: {e}")
+                }),
+            };
             Self::from_vec(values, shape)
         })
     }

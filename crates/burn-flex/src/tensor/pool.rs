@@ -5,9 +5,10 @@
 //! returns large blocks to the system on free, and every page faults again on first touch).
 //! Buffers of at least [`MIN_POOLED_BYTES`] go back to this pool when their last tensor drops,
 //! and [`for_overwrite`] / [`filled`] take one of a fitting size from it before allocating. The
-//! pool holds at most [`MAX_POOLED_BYTES`]; beyond that the oldest buffers are freed.
+//! pool holds at most [`MAX_POOLED_BYTES`]; beyond that the oldest buffers are freed. Fresh
+//! buffers come from [`huge_pages`], so the large ones are backed by 2 MiB pages.
 
-use super::{Buffer, Storable};
+use super::{Buffer, Storable, huge_pages};
 use std::collections::VecDeque;
 use std::sync::{Mutex, PoisonError};
 
@@ -67,7 +68,7 @@ pub fn for_overwrite<E: Storable>(len: usize) -> Vec<E> {
             }
             values
         }
-        None => vec![E::default(); len],
+        None => huge_pages::zeroed(len),
     }
 }
 
@@ -79,7 +80,7 @@ pub fn filled<E: Storable>(len: usize, value: E) -> Vec<E> {
             values.resize(len, value);
             values
         }
-        None => vec![value; len],
+        None => huge_pages::filled(len, value),
     }
 }
 
