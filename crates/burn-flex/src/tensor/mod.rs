@@ -109,11 +109,7 @@ impl FlexTensor {
             // Copied into a pooled buffer (large ones on 2 MiB pages) when the bytes are the
             // element type already; converted value by value otherwise.
             let values: Vec<E> = match data.as_slice::<E>() {
-                Ok(slice) => {
-                    let mut values = pool::for_overwrite(slice.len());
-                    values.copy_from_slice(slice);
-                    values
-                }
+                Ok(slice) => pool::copied(slice),
                 Err(_) => data.into_vec().unwrap_or_else(|e| {
                     panic!("FlexTensor::from_data: cannot read the data: {e}")
                 }),

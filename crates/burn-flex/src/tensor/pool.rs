@@ -4,9 +4,9 @@
 //! A fresh 64 MiB `Vec` costs several times what refilling a reused one does (the allocator
 //! returns large blocks to the system on free, and every page faults again on first touch).
 //! Buffers of at least [`MIN_POOLED_BYTES`] go back to this pool when their last tensor drops,
-//! and [`for_overwrite`] / [`filled`] take one of a fitting size from it before allocating. The
-//! pool holds at most [`MAX_POOLED_BYTES`]; beyond that the oldest buffers are freed. Fresh
-//! buffers come from [`huge_pages`], so the large ones are backed by 2 MiB pages.
+//! and [`for_overwrite`] / [`filled`] / [`copied`] take one of a fitting size from it before
+//! allocating. The pool holds at most [`MAX_POOLED_BYTES`]; beyond that the oldest buffers are
+//! freed. Fresh buffers come from [`huge_pages`], so the large ones are backed by 2 MiB pages.
 
 use super::{Buffer, Storable, huge_pages};
 use std::collections::VecDeque;
@@ -84,6 +84,18 @@ pub fn filled<E: Storable>(len: usize, value: E) -> Vec<E> {
     }
 }
 
+/// A copy of `values`, in a pooled buffer when one fits.
+pub fn copied<E: Storable>(values: &[E]) -> Vec<E> {
+    match take::<E>(values.len()) {
+        Some(mut copy) => {
+            copy.clear();
+            copy.extend_from_slice(values);
+            copy
+        }
+        None => huge_pages::copied(values),
+    }
+}
+
 /// Returns a scratch vector taken with [`for_overwrite`] or [`filled`] to the pool (large ones
 /// are kept, small ones freed), as if a tensor holding it had dropped.
 pub fn give_back<E: Storable>(values: Vec<E>) {
@@ -141,6 +153,9 @@ mod tests {
         }
         let zeros = filled(len, 0.0f32);
         assert!(zeros.iter().all(|&v| v == 0.0));
+        let ramp: Vec<f32> = (0..len).map(|i| i as f32).collect();
+        assert_eq!(copied(&ramp), ramp);
+        assert_eq!(copied(&ramp[..3]), vec![0.0, 1.0, 2.0]);
     }
 
     #[test]
