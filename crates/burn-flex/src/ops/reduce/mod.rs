@@ -3,7 +3,10 @@
 //!
 //! Along a dimension, when the reduced elements are adjacent each output folds its own line;
 //! otherwise whole output rows are updated together, one reduced index at a time, so both cases
-//! read memory in order. Large outputs are split across threads.
+//! read memory in order. Large outputs are split across threads. A contiguous tensor reduced
+//! over a dimension with a block of adjacent values after it goes through [`columns`].
+
+mod columns;
 
 use super::arith::{NumElement, max_nan, min_nan};
 use super::map::{PAR_THRESHOLD, for_each_out_row_weighted};
@@ -300,6 +303,13 @@ fn fold_dim<E: Storable, R: Reducer<E>>(
         return (out, out_shape);
     }
     let layout = t.layout();
+    let inner: usize = shape.dims[dim + 1..].iter().product();
+    if inner > 1 && layout.is_contiguous() {
+        let outer: usize = shape.dims[..dim].iter().product();
+        let data = &t.storage::<E>()[layout.offset()..];
+        columns::fold_columns(&mut out, data, [outer, size, inner], r);
+        return (out, out_shape);
+    }
     let stride = layout.strides()[dim];
     let rest = layout.select_index(dim, 0);
     let data = t.storage::<E>();
@@ -315,6 +325,16 @@ fn fold_dim<E: Storable, R: Reducer<E>>(
                 for acc in o.iter_mut() {
                     *acc = r.line(*acc, data, q as usize, size, stride, 0);
                     q += s;
+                }
+            } else if s == 1 {
+                // Adjacent outputs read adjacent elements: one slice per reduced index, so the
+                // loop has no bounds checks and vectorizes across the outputs.
+                let len = o.len();
+                for k in 0..size {
+                    let start = (p as isize + k as isize * stride) as usize;
+                    for (acc, &x) in o.iter_mut().zip(&data[start..start + len]) {
+                        *acc = r.step(*acc, x, k);
+                    }
                 }
             } else {
                 for k in 0..size {
@@ -506,162 +526,4 @@ pub fn all_dim(tensor: FlexTensor, dim: usize) -> FlexTensor {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use burn_std::{Slice, f16};
-
-    /// A [4, 5, 6] f64 tensor, and the same values seen through a permuted, flipped, stepped view.
-    fn inputs() -> Vec<(FlexTensor, Vec<usize>, Vec<f64>)> {
-        let base: Vec<f64> = (0..120)
-            .map(|i| ((i * 37) % 23) as f64 - 11.0 + 0.25)
-            .collect();
-        let t = FlexTensor::from_vec(base.clone(), [4, 5, 6]);
-        let dense = (t.clone(), vec![4, 5, 6], base.clone());
-        let view = t
-            .permute(&[2, 0, 1])
-            .flip(&[1])
-            .slice(&[Slice::new(0, None, 2)]);
-        let dims = view.shape().dims.clone();
-        let values = view.to_vec::<f64>();
-        vec![dense, (view, dims, values)]
-    }
-
-    fn reference_dim(
-        dims: &[usize],
-        values: &[f64],
-        dim: usize,
-        f: impl Fn(&[f64]) -> f64,
-    ) -> Vec<f64> {
-        let outer: usize = dims[..dim].iter().product();
-        let inner: usize = dims[dim + 1..].iter().product();
-        let mut out = vec![];
-        for o in 0..outer {
-            for i in 0..inner {
-                let line: Vec<f64> = (0..dims[dim])
-                    .map(|k| values[(o * dims[dim] + k) * inner + i])
-                    .collect();
-                out.push(f(&line));
-            }
-        }
-        out
-    }
-
-    #[test]
-    fn dim_reductions_match_reference() {
-        for (t, dims, values) in inputs() {
-            for dim in 0..3 {
-                let got = sum_dim(t.clone(), dim);
-                let mut shape = dims.clone();
-                shape[dim] = 1;
-                assert_eq!(got.shape().dims, shape);
-                assert_eq!(
-                    got.to_vec::<f64>(),
-                    reference_dim(&dims, &values, dim, |l| l.iter().sum())
-                );
-                let got = mean_dim(t.clone(), dim).to_vec::<f64>();
-                let expected = reference_dim(&dims, &values, dim, |l| {
-                    l.iter().sum::<f64>() / l.len() as f64
-                });
-                for (g, e) in got.iter().zip(&expected) {
-                    assert!((g - e).abs() < 1e-12);
-                }
-                let expected = reference_dim(&dims, &values, dim, |l| {
-                    l.iter().cloned().fold(f64::MIN, f64::max)
-                });
-                assert_eq!(max_dim(t.clone(), dim).to_vec::<f64>(), expected);
-                let expected_idx = reference_dim(&dims, &values, dim, |l| {
-                    let m = l.iter().cloned().fold(f64::MAX, f64::min);
-                    l.iter().position(|&v| v == m).unwrap() as f64
-                });
-                let (v, i) = min_dim_with_indices(t.clone(), dim, DType::I64);
-                let idx: Vec<f64> = i.to_vec::<i64>().into_iter().map(|x| x as f64).collect();
-                assert_eq!(idx, expected_idx);
-                assert_eq!(v.shape().dims, shape);
-                let expected = reference_dim(&dims, &values, dim, |l| l.iter().product());
-                assert_eq!(prod_dim(t.clone(), dim).to_vec::<f64>(), expected);
-            }
-            assert_eq!(
-                sum(t.clone()).to_vec::<f64>(),
-                vec![values.iter().sum::<f64>()]
-            );
-            assert_eq!(
-                max(t.clone()).to_vec::<f64>(),
-                vec![values.iter().cloned().fold(f64::MIN, f64::max)]
-            );
-        }
-    }
-
-    #[test]
-    fn ties_nan_and_bools() {
-        let t = FlexTensor::from_vec(vec![3i32, 1, 3, 1], [1, 4]);
-        assert_eq!(argmax(t.clone(), 1, DType::I64).to_vec::<i64>(), vec![0]);
-        assert_eq!(argmin(t.clone(), 1, DType::I32).to_vec::<i32>(), vec![1]);
-        assert_eq!(mean(t).to_vec::<i32>(), vec![2]);
-        let t = FlexTensor::from_vec(vec![1.0f32, f32::NAN, 5.0, f32::NAN], [4]);
-        assert!(max(t.clone()).to_vec::<f32>()[0].is_nan());
-        assert!(min_dim(t.clone(), 0).to_vec::<f32>()[0].is_nan());
-        assert_eq!(argmax(t.clone(), 0, DType::I64).to_vec::<i64>(), vec![1]);
-        assert_eq!(argmin(t, 0, DType::I64).to_vec::<i64>(), vec![1]);
-        let b = FlexTensor::from_vec(vec![true, false, false, false], [2, 2]);
-        assert_eq!(any(b.clone()).to_vec::<bool>(), vec![true]);
-        assert_eq!(all(b.clone()).to_vec::<bool>(), vec![false]);
-        assert_eq!(any_dim(b.clone(), 0).to_vec::<bool>(), vec![true, false]);
-        assert_eq!(any_dim(b.clone(), 1).to_vec::<bool>(), vec![true, false]);
-        assert_eq!(
-            all_dim(b.transpose(), 1).to_vec::<bool>(),
-            vec![false, false]
-        );
-        let f = FlexTensor::from_vec(vec![0.0f64, -0.0], [2]);
-        assert_eq!(any(f).to_vec::<bool>(), vec![false]);
-    }
-
-    #[test]
-    fn long_lines_take_the_extremes_and_propagate_nan_from_any_lane() {
-        // Lines of 53 values (three 16-lane chunks and a tail), the extremes and the NaN at
-        // every position class: in a lane's first chunk, a later chunk, and the tail.
-        let values: Vec<f64> = (0..53)
-            .map(|i| ((i * 29 % 53) as f64 - 26.0) * 0.5)
-            .collect();
-        for at in [0, 7, 20, 47, 52] {
-            let mut line = values.clone();
-            line[at] = 100.0;
-            line[(at + 11) % 53] = -100.0;
-            let t = FlexTensor::from_vec(line.iter().map(|&v| v as f32).collect(), [1, 53]);
-            assert_eq!(
-                max_dim(t.clone(), 1).to_vec::<f32>(),
-                vec![100.0],
-                "max, at {at}"
-            );
-            assert_eq!(min_dim(t, 1).to_vec::<f32>(), vec![-100.0], "min, at {at}");
-            let ints = FlexTensor::from_vec(line.iter().map(|&v| v as i32).collect(), [53]);
-            assert_eq!(
-                max(ints.clone()).to_vec::<i32>(),
-                vec![100],
-                "int max, at {at}"
-            );
-            assert_eq!(min(ints).to_vec::<i32>(), vec![-100], "int min, at {at}");
-            line[at] = f64::NAN;
-            let t = FlexTensor::from_vec(line.clone(), [53]);
-            assert!(
-                max(t.clone()).to_vec::<f64>()[0].is_nan(),
-                "max, NaN at {at}"
-            );
-            assert!(min(t).to_vec::<f64>()[0].is_nan(), "min, NaN at {at}");
-        }
-    }
-
-    #[test]
-    fn large_and_half_sums() {
-        let n = 300_000;
-        let t = FlexTensor::from_vec(vec![1.0f32; n], [n]);
-        assert_eq!(sum(t.clone()).to_vec::<f32>(), vec![n as f32]);
-        let t2 = t.reshape([600, 500]);
-        let s = sum_dim(t2.clone(), 0).to_vec::<f32>();
-        assert!(s.iter().all(|&v| v == 600.0));
-        let s = sum_dim(t2.transpose(), 1).to_vec::<f32>();
-        assert!(s.iter().all(|&v| v == 600.0));
-        let h = FlexTensor::from_vec(vec![f16::from_f32(0.1); 1000], [1000]);
-        let got = sum(h).to_vec::<f16>()[0].to_f32();
-        assert!((got - 100.0).abs() < 0.1, "{got}");
-    }
-}
+mod tests;
