@@ -75,6 +75,21 @@ fn registers<E: FloatElement>(
     Registers::new(&written, &streams)
 }
 
+/// Whether `program` is one computing operation whose loads are all read in place (contiguous
+/// along the row): each block then goes from the inputs straight to the output.
+fn single_pass(program: &Program, row_strides: &[isize]) -> bool {
+    let count = program.instrs.len();
+    let mut passes = 0;
+    for (k, instr) in program.instrs.iter().enumerate() {
+        match *instr {
+            Instr::Load(i) if !reads_in_place(row_strides[i], k, count) => return false,
+            Instr::Load(_) => {}
+            _ => passes += 1,
+        }
+    }
+    passes == 1
+}
+
 /// The output buffer of `program`.
 pub fn eval(program: &Program) -> Buffer {
     with_float!(program.dtype, "fused element-wise chain", E => {
@@ -169,8 +184,10 @@ fn eval_typed<E: FloatElement>(program: &Program) -> Vec<E> {
     // An output past the L2 cache is computed in steps where the program allows (`steps.rs`).
     let last = walk.dims.len() - 1;
     let row_strides: Vec<isize> = walk.strides.iter().map(|s| s[last]).collect();
+    // One operation over inputs read in place needs no registers: it runs as one loop over
+    // each row's segment, which the steps would only cut into calls.
     let plan = || {
-        (bytes >= PREFETCH_FROM_BYTES)
+        (bytes >= PREFETCH_FROM_BYTES && !single_pass(program, &row_strides))
             .then(|| Plan::<E>::new(program, &row_strides, streamed))
             .flatten()
     };
@@ -309,6 +326,12 @@ fn run<'a, E: FloatElement>(
         .count();
     let row_len = walk.row_len();
     let last = walk.dims.len() - 1;
+    let row_strides: [isize; MAX_INPUTS] =
+        std::array::from_fn(|i| walk.strides.get(i).map_or(0, |s| s[last]));
+    if !streamed && !prefetch && single_pass(program, &row_strides[..data.len()]) {
+        run_direct(program, data, walk, start, out);
+        return;
+    }
     let mut done = 0;
     while done < out.len() {
         let pos = start + done;
@@ -398,6 +421,40 @@ fn run<'a, E: FloatElement>(
         }
         if streamed {
             stream::stream_copy(&mut out[done..done + len], regs.get(count - 1, len));
+        }
+        done += len;
+    }
+}
+
+/// [`run`] for a [`single_pass`] program: each row segment goes from the inputs to `out` in
+/// one loop, with no registers and no blocks.
+#[inline(always)]
+fn run_direct<E: FloatElement>(
+    program: &Program,
+    data: &[&[E]],
+    walk: &Walk,
+    start: usize,
+    out: &mut [E],
+) {
+    let row_len = walk.row_len();
+    let mut done = 0;
+    while done < out.len() {
+        let pos = start + done;
+        let (row, col) = (pos / row_len, pos % row_len);
+        let len = (row_len - col).min(out.len() - done);
+        let input = |r: usize| match program.instrs[r] {
+            Instr::Load(i) => {
+                let from = walk.position(i, row, col);
+                &data[i][from..from + len]
+            }
+            _ => unreachable!("a single pass computes from loads only"),
+        };
+        let dst = &mut out[done..done + len];
+        match program.instrs[program.instrs.len() - 1] {
+            Instr::Unary(op, a) => unary(op, dst, input(a)),
+            Instr::Binary(op, a, b) => binary(op, dst, input(a), input(b)),
+            Instr::Scalar(op, a, s) => scalar(op, dst, input(a), s.elem::<E>()),
+            Instr::Load(_) => unreachable!("a single pass ends with its operation"),
         }
         done += len;
     }

@@ -161,6 +161,43 @@ fn prefetching_is_for_intel_cpus() {
 }
 
 #[test]
+fn single_operations_run_as_one_loop_with_the_eager_values() {
+    let _serial = serial();
+    // One thread, shared between threads, past the steps' threshold; a contiguous input, a
+    // view starting a row into its buffer, a per-column value broadcast down the rows.
+    for (rows, cols) in [(40, 1000), (70, 1000), (300, 1024)] {
+        let n = rows * cols;
+        let x = ramp::<f32>(n, 0.01, &[rows, cols]);
+        let y = ramp::<f32>(n + cols, 0.02, &[rows + 1, cols])
+            .slice(&[burn_std::Slice::new(1, None, 1)]);
+        let per_col = ramp::<f32>(cols, 0.03, &[1, cols]);
+        let cases: [(FlexTensor, FlexTensor); 4] = [
+            (
+                Flex::float_add(x.clone(), y.clone()),
+                binary::add(x.clone(), y.clone()),
+            ),
+            (
+                Flex::float_mul(y.clone(), per_col.clone()),
+                binary::mul(y.clone(), per_col.clone()),
+            ),
+            (Flex::float_exp(y.clone()), unary::exp(y.clone())),
+            (
+                Flex::float_div_scalar(x.clone(), 3.0f32.into()),
+                binary::div_scalar(x.clone(), 3.0f32.into()),
+            ),
+        ];
+        for (k, (fused, eager)) in cases.into_iter().enumerate() {
+            assert!(program_size(&fused).is_some(), "case {k} at {rows}×{cols}");
+            assert_eq!(
+                bits::<f32>(fused),
+                bits::<f32>(eager),
+                "case {k} at {rows}×{cols}"
+            );
+        }
+    }
+}
+
+#[test]
 fn row_broadcasts_and_scalars_fuse_with_the_right_values() {
     let _serial = serial();
     let (rows, cols) = (64, 1000);
