@@ -125,30 +125,40 @@ pub fn collect_layout<T: Copy>(data: &[T], layout: &Layout) -> Vec<T> {
 /// Elements from which a transposed view is copied by the blocked transpose kernel.
 const TRANSPOSED_MIN: usize = 1 << 12;
 
+/// Whether [`collect_transposed`] copies `layout` (a transposed matrix or a batch of them, not
+/// too small).
+pub fn is_transposed(layout: &Layout) -> bool {
+    let dims = &layout.shape().dims;
+    let strides = layout.strides();
+    let rank = dims.len();
+    if rank < 2 {
+        return false;
+    }
+    let (rows, cols) = (dims[rank - 2], dims[rank - 1]);
+    let (row_stride, ld) = (strides[rank - 2], strides[rank - 1]);
+    row_stride == 1
+        && ld >= rows as isize
+        && rows >= 2
+        && cols >= 2
+        && rows * cols >= TRANSPOSED_MIN
+        && strides[..rank - 2].iter().all(|&s| s >= 0)
+}
+
 /// The elements of `layout` in row-major order when it is a transposed matrix, or a batch of
 /// them: the last two dims with strides `(1, ld)`, `ld` at least the rows, as `swap_dims` of the
 /// last two dims of a contiguous tensor gives. Copied by [`crate::kernels::transpose`] (square
 /// tiles, in parallel for large matrices): walked row by row, such a view reads down the
 /// source's columns, one cache line per element. `None` for other layouts and small matrices.
 pub fn collect_transposed<E: Storable>(data: &[E], layout: &Layout) -> Option<Vec<E>> {
+    if !is_transposed(layout) {
+        return None;
+    }
     let dims = &layout.shape().dims;
     let strides = layout.strides();
     let rank = dims.len();
-    if rank < 2 {
-        return None;
-    }
     let (rows, cols) = (dims[rank - 2], dims[rank - 1]);
-    let (row_stride, ld) = (strides[rank - 2], strides[rank - 1]);
+    let ld = strides[rank - 1];
     let (batch_dims, batch_strides) = (&dims[..rank - 2], &strides[..rank - 2]);
-    if row_stride != 1
-        || ld < rows as isize
-        || rows < 2
-        || cols < 2
-        || rows * cols < TRANSPOSED_MIN
-        || batch_strides.iter().any(|&s| s < 0)
-    {
-        return None;
-    }
     let mut out = pool::for_overwrite::<E>(layout.num_elements());
     let mut index = vec![0; batch_dims.len()];
     for matrix in out.chunks_exact_mut(rows * cols) {
