@@ -226,6 +226,55 @@ impl<E: NumElement, const MAX: bool> Reducer<E> for Arg<E, MAX> {
     fn merge(&self, a: (E, usize), b: (E, usize)) -> (E, usize) {
         self.step(a, b.0, b.1)
     }
+    #[inline(always)]
+    fn line(
+        &self,
+        acc: (E, usize),
+        data: &[E],
+        start: usize,
+        len: usize,
+        stride: isize,
+        first: usize,
+    ) -> (E, usize) {
+        // Short lines (a row of class scores) are folded directly.
+        if stride != 1 || len < 64 {
+            let mut q = start as isize;
+            let mut acc = acc;
+            for k in 0..len {
+                acc = self.step(acc, data[q as usize], first + k);
+                q += stride;
+            }
+            return acc;
+        }
+        // Two vectorized passes instead of one branchy one: the extreme (NaN when any), as
+        // `Max`/`Min` find it, then the first position holding it, 16 values at a time.
+        let values = &data[start..start + len];
+        let extreme = if MAX {
+            idempotent_line(values[0], data, start, len, 1, max_nan, |a, x| {
+                if x > a || x.is_nan() { x } else { a }
+            })
+        } else {
+            idempotent_line(values[0], data, start, len, 1, min_nan, |a, x| {
+                if x < a || x.is_nan() { x } else { a }
+            })
+        };
+        let is = |x: E| {
+            if extreme.is_nan() {
+                x.is_nan()
+            } else {
+                x == extreme
+            }
+        };
+        let mut at = 0;
+        for chunk in values.chunks(16) {
+            if chunk.iter().fold(false, |found, &x| found | is(x)) {
+                at += chunk.iter().position(|&x| is(x)).unwrap_or(0);
+                break;
+            }
+            at += chunk.len();
+        }
+        self.step(acc, extreme, first + at)
+    }
 }
 
 /// Whether any (`ANY = true`) or all elements are non-zero.

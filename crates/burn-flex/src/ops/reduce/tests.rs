@@ -221,6 +221,50 @@ fn long_lines_take_the_extremes_and_propagate_nan_from_any_lane() {
 }
 
 #[test]
+fn arg_extremes_of_long_lines_take_the_first_tie_and_the_first_nan() {
+    // Lines of 203 values (whole 16-value chunks and a tail), values repeating so the extremes
+    // tie, NaN placed in a first chunk, a later one and the tail, against a scalar reference.
+    let n = 203;
+    let base: Vec<f64> = (0..n).map(|i| ((i * 29 % 41) as f64) - 20.0).collect();
+    let reference = |line: &[f64], max: bool| -> i64 {
+        if let Some(at) = line.iter().position(|x| x.is_nan()) {
+            return at as i64;
+        }
+        let best = if max {
+            line.iter().cloned().fold(f64::MIN, f64::max)
+        } else {
+            line.iter().cloned().fold(f64::MAX, f64::min)
+        };
+        line.iter().position(|&x| x == best).unwrap() as i64
+    };
+    let mut lines = vec![base.clone()];
+    for at in [3, 40, 200] {
+        let mut line = base.clone();
+        line[at] = f64::NAN;
+        line[(at + 7) % n] = f64::NAN;
+        lines.push(line);
+    }
+    for line in lines {
+        let rows = FlexTensor::from_vec([line.clone(), line.clone()].concat(), [2, n]);
+        let floats = FlexTensor::from_vec(line.iter().map(|&v| v as f32).collect(), [1, n]);
+        for (max, arg) in [(true, argmax as fn(_, _, _) -> _), (false, argmin)] {
+            let expected = reference(&line, max);
+            let got = arg(rows.clone(), 1, DType::I64).to_vec::<i64>();
+            assert_eq!(got, vec![expected; 2], "max {max}");
+            let got = arg(floats.clone(), 1, DType::I64).to_vec::<i64>();
+            assert_eq!(got, vec![expected], "f32, max {max}");
+        }
+        if !line.iter().any(|x| x.is_nan()) {
+            let ints = FlexTensor::from_vec(line.iter().map(|&v| v as i32).collect(), [n]);
+            assert_eq!(
+                argmax(ints, 0, DType::I64).to_vec::<i64>(),
+                vec![reference(&line, true)]
+            );
+        }
+    }
+}
+
+#[test]
 fn large_and_half_sums() {
     let n = 300_000;
     let t = FlexTensor::from_vec(vec![1.0f32; n], [n]);
