@@ -78,12 +78,12 @@ fn registers<E: FloatElement>(
 
 /// Whether `program` is one computing operation whose loads are all read in place (contiguous
 /// along the row): each block then goes from the inputs straight to the output.
-fn single_pass(program: &Program, row_strides: &[isize]) -> bool {
+fn single_pass(program: &Program, row_stride: impl Fn(usize) -> isize) -> bool {
     let count = program.instrs.len();
     let mut passes = 0;
     for (k, instr) in program.instrs.iter().enumerate() {
         match *instr {
-            Instr::Load(i) if !reads_in_place(row_strides[i], k, count) => return false,
+            Instr::Load(i) if !reads_in_place(row_stride(i), k, count) => return false,
             Instr::Load(_) => {}
             _ => passes += 1,
         }
@@ -202,7 +202,7 @@ fn eval_typed<E: FloatElement>(program: &Program) -> Vec<E> {
     // One operation over inputs read in place needs no registers: it runs as one loop over
     // each row's segment, which the steps would only cut into calls.
     let plan = || {
-        (bytes >= PREFETCH_FROM_BYTES && !single_pass(program, &row_strides))
+        (bytes >= PREFETCH_FROM_BYTES && !single_pass(program, |i| row_strides[i]))
             .then(|| Plan::<E>::new(program, &row_strides, streamed))
             .flatten()
     };
@@ -341,9 +341,7 @@ fn run<'a, E: FloatElement>(
         .count();
     let row_len = walk.row_len();
     let last = walk.dims.len() - 1;
-    let row_strides: [isize; MAX_INPUTS] =
-        std::array::from_fn(|i| walk.strides.get(i).map_or(0, |s| s[last]));
-    if !streamed && !prefetch && single_pass(program, &row_strides[..data.len()]) {
+    if !streamed && !prefetch && single_pass(program, |i| walk.strides[i][last]) {
         run_direct(program, data, walk, start, out);
         return;
     }
