@@ -202,9 +202,11 @@ fn eval_typed<E: FloatElement>(program: &Program) -> Vec<E> {
     // One operation over inputs read in place needs no registers: it runs as one loop over
     // each row's segment, which the steps would only cut into calls.
     let plan = || {
-        (bytes >= PREFETCH_FROM_BYTES && !single_pass(program, |i| row_strides[i]))
-            .then(|| Plan::<E>::new(program, &row_strides, streamed))
-            .flatten()
+        (bytes >= PREFETCH_FROM_BYTES
+            && inputs.len() <= MAX_INPUTS
+            && !single_pass(program, |i| row_strides[i]))
+        .then(|| Plan::<E>::new(program, &row_strides, streamed))
+        .flatten()
     };
     if n >= PAR_THRESHOLD && threads > 1 {
         let chunk = n
