@@ -29,20 +29,34 @@ trait Reducer<E: Copy>: Sync {
     #[inline(always)]
     fn line(
         &self,
-        mut acc: Self::Acc,
+        acc: Self::Acc,
         data: &[E],
         start: usize,
         len: usize,
         stride: isize,
         first: usize,
     ) -> Self::Acc {
-        let mut q = start as isize;
-        for k in 0..len {
-            acc = self.step(acc, data[q as usize], first + k);
-            q += stride;
-        }
-        acc
+        step_line(self, acc, data, start, len, stride, first)
     }
+}
+
+/// Folds a strided line one [`Reducer::step`] at a time (the default [`Reducer::line`]).
+#[inline(always)]
+fn step_line<E: Copy, R: Reducer<E> + ?Sized>(
+    r: &R,
+    mut acc: R::Acc,
+    data: &[E],
+    start: usize,
+    len: usize,
+    stride: isize,
+    first: usize,
+) -> R::Acc {
+    let mut q = start as isize;
+    for k in 0..len {
+        acc = r.step(acc, data[q as usize], first + k);
+        q += stride;
+    }
+    acc
 }
 
 struct Sum<E>(PhantomData<E>);
@@ -238,25 +252,15 @@ impl<E: NumElement, const MAX: bool> Reducer<E> for Arg<E, MAX> {
     ) -> (E, usize) {
         // Short lines (a row of class scores) are folded directly.
         if stride != 1 || len < 64 {
-            let mut q = start as isize;
-            let mut acc = acc;
-            for k in 0..len {
-                acc = self.step(acc, data[q as usize], first + k);
-                q += stride;
-            }
-            return acc;
+            return step_line(self, acc, data, start, len, stride, first);
         }
         // Two vectorized passes instead of one branchy one: the extreme (NaN when any), as
         // `Max`/`Min` find it, then the first position holding it, 16 values at a time.
         let values = &data[start..start + len];
         let extreme = if MAX {
-            idempotent_line(values[0], data, start, len, 1, max_nan, |a, x| {
-                if x > a || x.is_nan() { x } else { a }
-            })
+            Max(PhantomData).line(values[0], data, start, len, 1, 0)
         } else {
-            idempotent_line(values[0], data, start, len, 1, min_nan, |a, x| {
-                if x < a || x.is_nan() { x } else { a }
-            })
+            Min(PhantomData).line(values[0], data, start, len, 1, 0)
         };
         let is = |x: E| {
             if extreme.is_nan() {
