@@ -480,6 +480,13 @@ fn load<E: Copy>(dst: &mut [E], src: &[E], start: usize, stride: isize) {
     match stride {
         1 => dst.copy_from_slice(&src[start..start + dst.len()]),
         0 => dst.fill(src[start]),
+        // A flipped row, read forwards and written backwards (vectorizes).
+        -1 => {
+            let source = &src[start + 1 - dst.len()..=start];
+            for (d, &x) in dst.iter_mut().zip(source.iter().rev()) {
+                *d = x;
+            }
+        }
         _ => {
             let mut p = start as isize;
             for d in dst {

@@ -3,8 +3,10 @@
 //! (no per-element index division).
 
 use super::layout::Layout;
+use super::rows::{PAR_THRESHOLD, for_each_out_row, map_row};
 use super::{Storable, pool};
 use crate::kernels::transpose::transpose;
+use crate::parallel;
 
 /// One merged dimension: its size and the stride of each operand.
 #[derive(Clone, Copy)]
@@ -89,37 +91,36 @@ pub fn for_each_position(layout: &Layout, mut f: impl FnMut(usize)) {
     );
 }
 
-/// The elements of `layout` in `data`, mapped by `f`, in row-major order.
-pub fn map_layout<T: Copy, U>(data: &[T], layout: &Layout, f: impl Fn(T) -> U) -> Vec<U> {
+/// The elements of `layout` in `data`, in row-major order, in a pooled buffer: a contiguous
+/// range is copied, other views are walked row by row ([`for_each_out_row`]: split between
+/// threads when large, flipped rows read forwards).
+pub fn collect_layout<T: Storable>(data: &[T], layout: &Layout) -> Vec<T> {
     if let Some(range) = layout.contiguous_range() {
-        return data[range].iter().map(|&v| f(v)).collect();
+        return copy_parallel(&data[range]);
     }
-    let mut out = Vec::with_capacity(layout.num_elements());
-    for_each_row(
-        &layout.shape().dims,
-        [layout.strides()],
-        [layout.offset()],
-        |[start], len, [stride]| {
-            if stride == 1 {
-                out.extend(data[start..start + len].iter().map(|&v| f(v)));
-            } else {
-                let mut p = start as isize;
-                for _ in 0..len {
-                    out.push(f(data[p as usize]));
-                    p += stride;
-                }
-            }
-        },
+    let mut out = pool::for_overwrite::<T>(layout.num_elements());
+    for_each_out_row(
+        &mut out,
+        layout.shape(),
+        [layout],
+        #[inline(always)]
+        |o, [p], [s]| map_row(o, data, p, s, &|v| v),
     );
     out
 }
 
-/// The elements of `layout` in `data`, in row-major order.
-pub fn collect_layout<T: Copy>(data: &[T], layout: &Layout) -> Vec<T> {
-    if let Some(range) = layout.contiguous_range() {
-        return data[range].to_vec();
+/// A pooled copy of `values`, split between threads when large (one core does not reach the
+/// memory's copy bandwidth).
+fn copy_parallel<T: Storable>(values: &[T]) -> Vec<T> {
+    if values.len() < PAR_THRESHOLD * 4 || parallel::threads() == 1 {
+        return pool::copied(values);
     }
-    map_layout(data, layout, |v| v)
+    let mut out = pool::for_overwrite::<T>(values.len());
+    let chunk = values.len().div_ceil(parallel::threads() * 4);
+    parallel::for_each_chunk_mut(&mut out, chunk, |i, piece| {
+        piece.copy_from_slice(&values[i * chunk..i * chunk + piece.len()]);
+    });
+    out
 }
 
 /// Elements from which a transposed view is copied by the blocked transpose kernel.
@@ -258,6 +259,36 @@ mod tests {
         assert_eq!(collect_layout(&data, &e), vec![0, 1, 2, 0, 1, 2]);
         let scalar = Layout::contiguous([1, 1]);
         assert_eq!(collect_layout(&data, &scalar), vec![0]);
+    }
+
+    #[test]
+    fn large_views_are_copied_in_order_when_split() {
+        // Above the split threshold: flipped rows (read backwards), flipped rows of a strided
+        // slice, a contiguous range.
+        let (rows, cols) = (300, 400);
+        let data: Vec<i32> = (0..(rows * cols) as i32).collect();
+        let base = Layout::contiguous([rows, cols]);
+        let flipped = collect_layout(&data, &base.flip(&[1]));
+        let expected: Vec<i32> = (0..rows)
+            .flat_map(|r| (0..cols).rev().map(move |c| (r * cols + c) as i32))
+            .collect();
+        assert_eq!(flipped, expected);
+        let both = collect_layout(&data, &base.flip(&[0, 1]));
+        assert_eq!(both, data.iter().rev().copied().collect::<Vec<_>>());
+        let stepped = base
+            .slice(&[Slice::full(), Slice::new(1, None, 2)])
+            .flip(&[1]);
+        let expected: Vec<i32> = (0..rows)
+            .flat_map(|r| {
+                (1..cols)
+                    .step_by(2)
+                    .rev()
+                    .map(move |c| (r * cols + c) as i32)
+            })
+            .collect();
+        assert_eq!(collect_layout(&data, &stepped), expected);
+        let tail = base.slice(&[Slice::new(100, None, 1)]);
+        assert_eq!(collect_layout(&data, &tail), data[100 * cols..]);
     }
 
     #[test]

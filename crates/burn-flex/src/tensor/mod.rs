@@ -10,6 +10,7 @@ pub mod huge_pages;
 pub mod iter;
 mod layout;
 pub mod pool;
+pub mod rows;
 
 pub use buffer::{Buffer, Storable};
 pub use layout::{Layout, contiguous_strides};
