@@ -3,15 +3,27 @@
 
 use super::arith::{NumElement, max_nan, min_nan};
 use super::map::for_each_out_row;
+use super::take::{self, Around};
 use crate::tensor::iter::{for_each_row, zip_assign};
 use crate::tensor::{FlexTensor, Layout, pool};
-use burn_std::{Element, IndexingUpdateOp, Shape};
+use burn_std::{DType, Element, IndexingUpdateOp, Shape};
+use std::borrow::Cow;
 
 /// The values of an int tensor as `i64`, row-major.
 pub(crate) fn index_values(op: &str, indices: &FlexTensor) -> Vec<i64> {
     with_int!(indices.dtype(), op, I => {
         indices.to_vec::<I>().into_iter().map(Element::to_i64).collect()
     })
+}
+
+/// The values of an int tensor as `i64`, row-major: borrowed from a contiguous `i64` tensor
+/// (the usual index dtype), converted otherwise.
+fn index_slice<'a>(op: &str, indices: &'a FlexTensor) -> Cow<'a, [i64]> {
+    if indices.dtype() == DType::I64 {
+        indices.values::<i64>()
+    } else {
+        Cow::Owned(index_values(op, indices))
+    }
 }
 
 /// Panics unless `0 <= index < size`; returns it as `usize`.
@@ -42,14 +54,26 @@ fn check_index_shape(op: &str, tensor: &Shape, indices: &Shape, dim: usize) {
 }
 
 /// `out[i][j][k] = tensor[i][indices[i][j][k]][k]` (for `dim = 1`); the output has the
-/// indices' shape.
+/// indices' shape. A contiguous tensor whose indices match its shape outside `dim` takes the
+/// line-by-line path ([`take::gather_lines`]), other views the strided walk.
 pub fn gather(dim: usize, tensor: FlexTensor, indices: FlexTensor) -> FlexTensor {
     check_dim("gather", tensor.shape(), dim);
     check_index_shape("gather", tensor.shape(), indices.shape(), dim);
     let shape = indices.shape().clone();
-    let idx = index_values("gather", &indices);
-    let idx_layout = Layout::contiguous(shape.clone());
+    let idx = index_slice("gather", &indices);
     let size = tensor.shape()[dim];
+    let check = |i: i64| check_index("gather", i, size, dim);
+    let same_outside = (0..shape.num_dims()).all(|d| d == dim || shape[d] == tensor.shape()[d]);
+    if let (Some(range), true) = (tensor.layout().contiguous_range(), same_outside) {
+        let around = Around::of(&tensor.shape().dims, dim);
+        return with_elem!(tensor.dtype(), E => {
+            let mut out = pool::for_overwrite::<E>(shape.num_elements());
+            let src = &tensor.storage::<E>()[range];
+            take::gather_lines(src, around, shape[dim], &idx, &mut out, check);
+            FlexTensor::from_vec(out, shape)
+        });
+    }
+    let idx_layout = Layout::contiguous(shape.clone());
     let stride = tensor.layout().strides()[dim];
     let mut base_strides = tensor.layout().strides().to_vec();
     base_strides[dim] = 0;
@@ -60,8 +84,7 @@ pub fn gather(dim: usize, tensor: FlexTensor, indices: FlexTensor) -> FlexTensor
         for_each_out_row(&mut out, &shape, [&base, &idx_layout], #[inline(always)] |o, [p, q], [s, _]| {
             let mut p = p as isize;
             for (o, &i) in o.iter_mut().zip(&idx[q..]) {
-                let i = check_index("gather", i, size, dim);
-                *o = data[(p + i as isize * stride) as usize];
+                *o = data[(p + check(i) as isize * stride) as usize];
                 p += s;
             }
         });
@@ -156,7 +179,9 @@ pub fn scatter(
     out
 }
 
-/// The slices of `tensor` at the 1-D `indices` along `dim`, in that order.
+/// The slices of `tensor` at the 1-D `indices` along `dim`, in that order. Copied line by line
+/// ([`take::select_lines`]) from a contiguous tensor, or from a contiguous copy of a view when
+/// the output is at least half its size; smaller selections walk the view.
 pub fn select(tensor: FlexTensor, dim: usize, indices: FlexTensor) -> FlexTensor {
     check_dim("select", tensor.shape(), dim);
     assert_eq!(
@@ -165,24 +190,30 @@ pub fn select(tensor: FlexTensor, dim: usize, indices: FlexTensor) -> FlexTensor
         "select: expected 1-D indices, got shape {:?}",
         indices.shape()
     );
-    let idx = index_values("select", &indices);
     let size = tensor.shape()[dim];
+    let idx: Vec<usize> = index_slice("select", &indices)
+        .iter()
+        .map(|&i| check_index("select", i, size, dim))
+        .collect();
     let mut shape = tensor.shape().clone();
     shape[dim] = idx.len();
-    let out_layout = Layout::contiguous(shape.clone());
+    let tensor = if !tensor.is_contiguous() && 2 * shape.num_elements() >= tensor.num_elements() {
+        tensor.to_contiguous()
+    } else {
+        tensor
+    };
     with_elem!(tensor.dtype(), E => {
         let data = tensor.storage::<E>();
-        let mut out = vec![E::default(); shape.num_elements()];
-        for (j, &i) in idx.iter().enumerate() {
-            let i = check_index("select", i, size, dim);
-            zip_assign(
-                &mut out,
-                &out_layout.select_index(dim, j),
-                data,
-                &tensor.layout().select_index(dim, i),
-                |_,
-                v| v,
-            );
+        let mut out = pool::for_overwrite::<E>(shape.num_elements());
+        if let Some(range) = tensor.layout().contiguous_range() {
+            let around = Around::of(&tensor.shape().dims, dim);
+            take::select_lines(&data[range], around, &idx, &mut out);
+        } else {
+            let out_layout = Layout::contiguous(shape.clone());
+            for (j, &i) in idx.iter().enumerate() {
+                let (dst, src) = (out_layout.select_index(dim, j), tensor.layout().select_index(dim, i));
+                zip_assign(&mut out, &dst, data, &src, |_, v| v);
+            }
         }
         FlexTensor::from_vec(out, shape)
     })
@@ -316,6 +347,109 @@ mod tests {
     fn out_of_range_index_panics() {
         let t = t2(vec![1.0; 6], 2);
         gather(1, t, FlexTensor::from_vec(vec![3i64], [1, 1]));
+    }
+}
+
+#[cfg(test)]
+mod line_tests {
+    use super::*;
+
+    /// The values of a `[d0, d1, d2]` tensor numbered by position.
+    fn numbered(dims: [usize; 3]) -> FlexTensor {
+        let n = dims.iter().product::<usize>();
+        FlexTensor::from_vec((0..n).map(|i| i as f32).collect::<Vec<_>>(), dims)
+    }
+
+    /// Row-major position of `[i, j, k]` in `dims`.
+    fn at(dims: [usize; 3], [i, j, k]: [usize; 3]) -> usize {
+        (i * dims[1] + j) * dims[2] + k
+    }
+
+    #[test]
+    fn select_and_gather_match_a_reference_on_every_dim_and_split() {
+        // Small (one task) and large enough to be split between threads by lines.
+        for dims in [[3, 5, 4], [2, 300, 1], [40, 37, 50], [600, 130, 1]] {
+            let t = numbered(dims);
+            for dim in 0..3 {
+                let size = dims[dim];
+                let picks: Vec<usize> = (0..size + 3).map(|j| (j * 7 + 2) % size).collect();
+                let idx = FlexTensor::from_vec(
+                    picks.iter().map(|&i| i as i64).collect::<Vec<_>>(),
+                    [picks.len()],
+                );
+                let got = select(t.clone(), dim, idx).to_vec::<f32>();
+                let mut out_dims = dims;
+                out_dims[dim] = picks.len();
+                let mut expected = vec![];
+                for i in 0..out_dims[0] {
+                    for j in 0..out_dims[1] {
+                        for k in 0..out_dims[2] {
+                            let mut p = [i, j, k];
+                            p[dim] = picks[p[dim]];
+                            expected.push(at(dims, p) as f32);
+                        }
+                    }
+                }
+                assert_eq!(got, expected, "select dims {dims:?} dim {dim}");
+
+                // Gather with indices of the tensor's shape but 2 along `dim`, as i32.
+                let mut idx_dims = dims;
+                idx_dims[dim] = 2;
+                let count = idx_dims.iter().product::<usize>();
+                let gi: Vec<i32> = (0..count)
+                    .map(|q| ((q * 13 + q / 3) % size) as i32)
+                    .collect();
+                let got = gather(dim, t.clone(), FlexTensor::from_vec(gi.clone(), idx_dims));
+                let mut expected = vec![];
+                for i in 0..idx_dims[0] {
+                    for j in 0..idx_dims[1] {
+                        for k in 0..idx_dims[2] {
+                            let mut p = [i, j, k];
+                            p[dim] = gi[at(idx_dims, [i, j, k])] as usize;
+                            expected.push(at(dims, p) as f32);
+                        }
+                    }
+                }
+                assert_eq!(
+                    got.to_vec::<f32>(),
+                    expected,
+                    "gather dims {dims:?} dim {dim}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn select_from_a_view_copies_or_walks_it() {
+        // [[0..4], [4..8], [8..12]] transposed: [4, 3].
+        let t = FlexTensor::from_vec((0..12).collect::<Vec<i64>>(), [3, 4]).transpose();
+        // Most of it (copied first), and one row of it (walked).
+        let many = FlexTensor::from_vec(vec![3i64, 0, 3, 1], [4]);
+        assert_eq!(
+            select(t.clone(), 0, many).to_vec::<i64>(),
+            vec![3, 7, 11, 0, 4, 8, 3, 7, 11, 1, 5, 9]
+        );
+        let one = FlexTensor::from_vec(vec![2i64], [1]);
+        assert_eq!(select(t, 0, one).to_vec::<i64>(), vec![2, 6, 10]);
+    }
+
+    #[test]
+    #[should_panic(expected = "gather: index -1 out of range 0..300 for dim 1")]
+    fn gather_checks_indices_inside_a_split() {
+        let t = numbered([600, 300, 1]).reshape([600, 300]);
+        let mut gi = vec![5i64; 600 * 300];
+        gi[170_000] = -1;
+        gather(1, t, FlexTensor::from_vec(gi, [600, 300]));
+    }
+
+    #[test]
+    #[should_panic(expected = "select: index 7 out of range 0..5 for dim 1")]
+    fn select_checks_indices() {
+        select(
+            numbered([3, 5, 4]),
+            1,
+            FlexTensor::from_vec(vec![1i64, 7], [2]),
+        );
     }
 }
 

@@ -19,4 +19,5 @@ pub mod softmax;
 #[cfg(target_arch = "x86_64")]
 mod softmax_x86;
 pub mod sort;
+pub mod take;
 pub mod unary;
