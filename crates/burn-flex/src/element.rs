@@ -1,5 +1,7 @@
 //! The element traits Flex's kernels are generic over.
 
+use crate::ops::unary::normal_cdf_f64;
+use crate::simd;
 use burn_std::{Element, bf16, f16};
 use core::any::TypeId;
 use num_traits::{Float, PrimInt};
@@ -45,23 +47,66 @@ pub trait FloatElement: crate::tensor::Storable + Float + Send + Sync {
     fn exp_nonpositive(self) -> Self {
         self.exp_vectorizable()
     }
+
+    /// `tanh x`: without a library call for `f32` and the half floats
+    /// ([`crate::simd::tanh_f32`]), `libm`'s for `f64`.
+    #[inline(always)]
+    fn tanh_vectorizable(self) -> Self {
+        Float::tanh(self)
+    }
+
+    /// `GELU(x) = x·Φ(x)`: through [`crate::simd::normal_cdf_f32`] for `f32` and the half floats,
+    /// through the `f64` error function otherwise.
+    #[inline(always)]
+    fn gelu_vectorizable(self) -> Self {
+        let x = self.to_f64();
+        Self::from_f64(x * normal_cdf_f64(x))
+    }
+
+    /// The derivative of GELU, `Φ(x) + x·φ(x)` (vectorizable for `f32` and the half floats).
+    #[inline(always)]
+    fn gelu_derivative_vectorizable(self) -> Self {
+        let x = self.to_f64();
+        let pdf = (-0.5 * x * x).exp() / (2.0 * core::f64::consts::PI).sqrt();
+        Self::from_f64(normal_cdf_f64(x) + x * pdf)
+    }
+
+    /// The logistic function `1 / (1 + e^-x)`: [`crate::simd::sigmoid_f32`] for `f32` and the
+    /// half floats; for `f64` the form that cannot overflow on either side.
+    #[inline(always)]
+    fn sigmoid_vectorizable(self) -> Self {
+        if self >= Self::zero() {
+            Self::one() / (Self::one() + (-self).exp())
+        } else {
+            let e = self.exp();
+            e / (Self::one() + e)
+        }
+    }
 }
 
+/// `GELU(x) = x·Φ(x)` for `f32`.
+#[inline(always)]
+fn gelu_f32(x: f32) -> f32 {
+    x * simd::normal_cdf_f32(x)
+}
+
+/// `Φ(x) + x·φ(x)`, the derivative of GELU, for `f32`.
+#[inline(always)]
+fn gelu_derivative_f32(x: f32) -> f32 {
+    x.mul_add(simd::normal_pdf_f32(x), simd::normal_cdf_f32(x))
+}
+
+/// Implements [`FloatElement`] for types `gemm` handles natively, overriding the listed methods.
 macro_rules! float_element_with_gemm {
-    ($($ty:ty => |$x:ident| $exp:expr $(, nonpositive |$y:ident| $exp_np:expr)?;)*) => {$(
+    ($($ty:ty { $($method:ident |$x:ident| $body:expr;)* })*) => {$(
         impl FloatElement for $ty {
-            #[inline(always)]
-            fn exp_vectorizable(self) -> Self {
-                let $x = self;
-                $exp
-            }
             $(
                 #[inline(always)]
-                fn exp_nonpositive(self) -> Self {
-                    let $y = self;
-                    $exp_np
+                fn $method(self) -> Self {
+                    let $x = self;
+                    $body
                 }
-            )?
+            )*
 
             fn gemm(
                 m: usize,
@@ -80,14 +125,45 @@ macro_rules! float_element_with_gemm {
 }
 
 float_element_with_gemm!(
-    f64 => |x| x.exp();
-    f32 => |x| crate::simd::exp_f32(x), nonpositive |x| crate::simd::exp_f32_nonpositive(x);
-    f16 => |x| f16::from_f32(crate::simd::exp_f32(x.to_f32()));
+    f64 {
+        exp_vectorizable |x| x.exp();
+    }
+    f32 {
+        exp_vectorizable |x| simd::exp_f32(x);
+        exp_nonpositive |x| simd::exp_f32_nonpositive(x);
+        tanh_vectorizable |x| simd::tanh_f32(x);
+        sigmoid_vectorizable |x| simd::sigmoid_f32(x);
+        gelu_vectorizable |x| gelu_f32(x);
+        gelu_derivative_vectorizable |x| gelu_derivative_f32(x);
+    }
+    f16 {
+        exp_vectorizable |x| f16::from_f32(simd::exp_f32(x.to_f32()));
+        tanh_vectorizable |x| f16::from_f32(simd::tanh_f32(x.to_f32()));
+        sigmoid_vectorizable |x| f16::from_f32(simd::sigmoid_f32(x.to_f32()));
+        gelu_vectorizable |x| f16::from_f32(gelu_f32(x.to_f32()));
+        gelu_derivative_vectorizable |x| f16::from_f32(gelu_derivative_f32(x.to_f32()));
+    }
 );
 impl FloatElement for bf16 {
     #[inline(always)]
     fn exp_vectorizable(self) -> Self {
-        bf16::from_f32(crate::simd::exp_f32(self.to_f32()))
+        bf16::from_f32(simd::exp_f32(self.to_f32()))
+    }
+    #[inline(always)]
+    fn tanh_vectorizable(self) -> Self {
+        bf16::from_f32(simd::tanh_f32(self.to_f32()))
+    }
+    #[inline(always)]
+    fn sigmoid_vectorizable(self) -> Self {
+        bf16::from_f32(simd::sigmoid_f32(self.to_f32()))
+    }
+    #[inline(always)]
+    fn gelu_vectorizable(self) -> Self {
+        bf16::from_f32(gelu_f32(self.to_f32()))
+    }
+    #[inline(always)]
+    fn gelu_derivative_vectorizable(self) -> Self {
+        bf16::from_f32(gelu_derivative_f32(self.to_f32()))
     }
 }
 

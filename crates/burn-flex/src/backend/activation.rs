@@ -4,29 +4,14 @@
 
 use super::{Flex, promote};
 use crate::FlexTensor;
+use crate::element::FloatElement;
 use crate::ops::map::{map_same, zip_same};
 use crate::ops::softmax::{RowOp, rowwise};
-use crate::ops::unary::erf_f64;
+use burn_backend::Scalar;
 use burn_backend::ops::ActivationOps;
-use burn_backend::{Element, Scalar};
 use num_traits::{Float, One, Zero};
 
 type T = FlexTensor;
-
-/// The standard normal CDF `Φ(x)` in `f64`.
-fn normal_cdf(x: f64) -> f64 {
-    0.5 * (1.0 + erf_f64(x * core::f64::consts::FRAC_1_SQRT_2))
-}
-
-/// `1 / (1 + e^-x)` without overflow in either tail.
-fn sigmoid<E: Float>(x: E) -> E {
-    if x >= E::zero() {
-        E::one() / (E::one() + (-x).exp())
-    } else {
-        let e = x.exp();
-        e / (E::one() + e)
-    }
-}
 
 impl ActivationOps<Flex> for Flex {
     fn relu(tensor: T) -> T {
@@ -45,21 +30,16 @@ impl ActivationOps<Flex> for Flex {
         })
     }
     fn gelu(tensor: T) -> T {
-        with_float!(tensor.dtype(), "gelu", E => map_same(tensor, |x: E| {
-            let v = Element::to_f64(x);
-            E::from_f64(v * normal_cdf(v))
-        }))
+        with_float!(tensor.dtype(), "gelu", E => map_same(tensor, E::gelu_vectorizable))
     }
     fn gelu_backward(x: T, grad: T) -> T {
         let (x, grad) = promote(x, grad);
         with_float!(x.dtype(), "gelu_backward", E => zip_same("gelu_backward", x, grad, |x: E, g: E| {
-            let v = Element::to_f64(x);
-            let pdf = (-0.5 * v * v).exp() / (2.0 * core::f64::consts::PI).sqrt();
-            E::from_f64(Element::to_f64(g) * (normal_cdf(v) + v * pdf))
+            g * x.gelu_derivative_vectorizable()
         }))
     }
     fn sigmoid(tensor: T) -> T {
-        with_float!(tensor.dtype(), "sigmoid", E => map_same(tensor, sigmoid::<E>))
+        with_float!(tensor.dtype(), "sigmoid", E => map_same(tensor, E::sigmoid_vectorizable))
     }
     fn sigmoid_backward(output: T, grad: T) -> T {
         let (output, grad) = promote(output, grad);
@@ -110,6 +90,43 @@ mod tests {
             &super::super::FlexDevice,
         );
         f(t).to_vec::<f64>()
+    }
+
+    /// `f` on `xs` as `f32` and as `f64`, compared within `ulps` of the `f64` result (the `f32`
+    /// spacing at the result, or at `floor` where the result is smaller).
+    fn f32_matches_f64(name: &str, f: fn(T) -> T, xs: &[f64], ulps: f64, floor: f64) {
+        let wide = run(f, xs);
+        let narrow = Flex::float_from_data(
+            TensorData::new(xs.iter().map(|&x| x as f32).collect::<Vec<_>>(), [xs.len()]),
+            &super::super::FlexDevice,
+        );
+        let narrow = f(narrow).to_vec::<f32>();
+        for ((x, w), n) in xs.iter().zip(&wide).zip(&narrow) {
+            let spacing = (w.abs().max(floor) * f32::EPSILON as f64).max(f32::MIN_POSITIVE as f64);
+            assert!(
+                (*n as f64 - w).abs() <= ulps * spacing,
+                "{name}({x}): f32 {n}, f64 {w}"
+            );
+        }
+    }
+
+    #[test]
+    fn f32_activations_are_within_a_few_ulps_of_f64() {
+        // Exactly representable in f32, across both tails.
+        let xs: Vec<f64> = (-3300..2300).map(|i| i as f64 / 256.0).collect();
+        f32_matches_f64("gelu", Flex::gelu, &xs, 5.0, 0.0);
+        f32_matches_f64("sigmoid", Flex::sigmoid, &xs, 3.0, 0.0);
+        let grad = |x: T| {
+            let ones = Flex::float_from_data(
+                TensorData::new(vec![1.0f64; x.num_elements()], x.shape().clone()),
+                &super::super::FlexDevice,
+            );
+            let ones = crate::ops::creation::cast(ones, x.dtype());
+            Flex::gelu_backward(x, ones)
+        };
+        // Φ(x) + x·φ(x) cancels near its zero (x ≈ -0.75): errors there are relative to the
+        // terms' size, about 0.25.
+        f32_matches_f64("gelu_backward", grad, &xs, 6.0, 0.25);
     }
 
     #[test]

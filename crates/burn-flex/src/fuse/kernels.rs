@@ -49,8 +49,8 @@ elem_ops! {
     Sqrt(x, y) = x.sqrt();
     /// `1 / x`.
     Recip(x, y) = x.recip();
-    /// `tanh x`.
-    Tanh(x, y) = x.tanh();
+    /// `tanh x` (vectorizable for `f32` and the half floats).
+    Tanh(x, y) = x.tanh_vectorizable();
     /// `x + y`.
     Add(x, y) = x + y;
     /// `x - y`.
