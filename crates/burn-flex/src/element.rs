@@ -48,6 +48,27 @@ pub trait FloatElement: crate::tensor::Storable + Float + Send + Sync {
         self.exp_vectorizable()
     }
 
+    /// `ln x`: without a library call for `f32` and the half floats ([`crate::simd::ln_f32`]),
+    /// `libm`'s for `f64`.
+    #[inline(always)]
+    fn ln_vectorizable(self) -> Self {
+        Float::ln(self)
+    }
+
+    /// `ln(1 + x)`, accurate near 0: vectorizable for `f32` and the half floats
+    /// ([`log1p_f32`]), `libm`'s for `f64`.
+    #[inline(always)]
+    fn ln_1p_vectorizable(self) -> Self {
+        Float::ln_1p(self)
+    }
+
+    /// The error function: [`crate::simd::erf_f32`] for `f32` and the half floats, a series
+    /// and continued fraction in `f64` otherwise.
+    #[inline(always)]
+    fn erf_vectorizable(self) -> Self {
+        Self::from_f64(crate::ops::unary::erf_f64(self.to_f64()))
+    }
+
     /// `tanh x`: without a library call for `f32` and the half floats
     /// ([`crate::simd::tanh_f32`]), `libm`'s for `f64`.
     #[inline(always)]
@@ -82,6 +103,18 @@ pub trait FloatElement: crate::tensor::Storable + Float + Send + Sync {
             e / (Self::one() + e)
         }
     }
+}
+
+/// `ln(1 + x)` for `f32`: `ln u · x / (u - 1)` with `u = 1 + x` rounded, which cancels the
+/// rounding of `u` (Goldberg's method); `x` itself where `u` rounds to 1.
+#[inline(always)]
+fn log1p_f32(x: f32) -> f32 {
+    let u = 1.0 + x;
+    let d = u - 1.0;
+    let y = simd::ln_f32(u) * (x / d);
+    // `u = ∞` (x = ∞, or x near f32::MAX) gives ∞ · (∞/∞): `ln u` alone is right there.
+    let y = if u == f32::INFINITY { u } else { y };
+    if d == 0.0 { x } else { y }
 }
 
 /// `GELU(x) = x·Φ(x)` for `f32`.
@@ -131,6 +164,9 @@ float_element_with_gemm!(
     f32 {
         exp_vectorizable |x| simd::exp_f32(x);
         exp_nonpositive |x| simd::exp_f32_nonpositive(x);
+        ln_vectorizable |x| simd::ln_f32(x);
+        ln_1p_vectorizable |x| log1p_f32(x);
+        erf_vectorizable |x| simd::erf_f32(x);
         tanh_vectorizable |x| simd::tanh_f32(x);
         sigmoid_vectorizable |x| simd::sigmoid_f32(x);
         gelu_vectorizable |x| gelu_f32(x);
@@ -138,6 +174,9 @@ float_element_with_gemm!(
     }
     f16 {
         exp_vectorizable |x| f16::from_f32(simd::exp_f32(x.to_f32()));
+        ln_vectorizable |x| f16::from_f32(simd::ln_f32(x.to_f32()));
+        ln_1p_vectorizable |x| f16::from_f32(log1p_f32(x.to_f32()));
+        erf_vectorizable |x| f16::from_f32(simd::erf_f32(x.to_f32()));
         tanh_vectorizable |x| f16::from_f32(simd::tanh_f32(x.to_f32()));
         sigmoid_vectorizable |x| f16::from_f32(simd::sigmoid_f32(x.to_f32()));
         gelu_vectorizable |x| f16::from_f32(gelu_f32(x.to_f32()));
@@ -148,6 +187,18 @@ impl FloatElement for bf16 {
     #[inline(always)]
     fn exp_vectorizable(self) -> Self {
         bf16::from_f32(simd::exp_f32(self.to_f32()))
+    }
+    #[inline(always)]
+    fn ln_vectorizable(self) -> Self {
+        bf16::from_f32(simd::ln_f32(self.to_f32()))
+    }
+    #[inline(always)]
+    fn ln_1p_vectorizable(self) -> Self {
+        bf16::from_f32(log1p_f32(self.to_f32()))
+    }
+    #[inline(always)]
+    fn erf_vectorizable(self) -> Self {
+        bf16::from_f32(simd::erf_f32(self.to_f32()))
     }
     #[inline(always)]
     fn tanh_vectorizable(self) -> Self {

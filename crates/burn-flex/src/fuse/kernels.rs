@@ -39,8 +39,8 @@ macro_rules! elem_ops {
 elem_ops! {
     /// `e^x` (vectorizable for `f32` and the half floats).
     Exp(x, y) = x.exp_vectorizable();
-    /// `ln x`.
-    Log(x, y) = x.ln();
+    /// `ln x` (vectorizable for `f32` and the half floats).
+    Log(x, y) = x.ln_vectorizable();
     /// `-x`.
     Neg(x, y) = -x;
     /// `|x|`.

@@ -7,10 +7,12 @@
 //! functions from `libm` (`f32::exp`…) are opaque calls the compiler cannot vectorize:
 //! [`exp_f32`] is a branch-free replacement for the hot one.
 
+mod log;
 mod normal;
 mod trig;
 
-pub use normal::{normal_cdf_f32, normal_pdf_f32};
+pub use log::ln_f32;
+pub use normal::{erf_f32, normal_cdf_f32, normal_pdf_f32};
 use pulp::Arch;
 use std::sync::OnceLock;
 pub use trig::{TRIG_LIMIT, cos_f32, sigmoid_f32, sin_f32, tanh_f32};
