@@ -69,6 +69,13 @@ pub trait FloatElement: crate::tensor::Storable + Float + Send + Sync {
         Self::from_f64(crate::ops::unary::erf_f64(self.to_f64()))
     }
 
+    /// `atan x`: without a library call for `f32` and the half floats
+    /// ([`crate::simd::atan_f32`]), `libm`'s for `f64`.
+    #[inline(always)]
+    fn atan_vectorizable(self) -> Self {
+        Float::atan(self)
+    }
+
     /// `tanh x`: without a library call for `f32` and the half floats
     /// ([`crate::simd::tanh_f32`]), `libm`'s for `f64`.
     #[inline(always)]
@@ -167,6 +174,7 @@ float_element_with_gemm!(
         ln_vectorizable |x| simd::ln_f32(x);
         ln_1p_vectorizable |x| log1p_f32(x);
         erf_vectorizable |x| simd::erf_f32(x);
+        atan_vectorizable |x| simd::atan_f32(x);
         tanh_vectorizable |x| simd::tanh_f32(x);
         sigmoid_vectorizable |x| simd::sigmoid_f32(x);
         gelu_vectorizable |x| gelu_f32(x);
@@ -177,6 +185,7 @@ float_element_with_gemm!(
         ln_vectorizable |x| f16::from_f32(simd::ln_f32(x.to_f32()));
         ln_1p_vectorizable |x| f16::from_f32(log1p_f32(x.to_f32()));
         erf_vectorizable |x| f16::from_f32(simd::erf_f32(x.to_f32()));
+        atan_vectorizable |x| f16::from_f32(simd::atan_f32(x.to_f32()));
         tanh_vectorizable |x| f16::from_f32(simd::tanh_f32(x.to_f32()));
         sigmoid_vectorizable |x| f16::from_f32(simd::sigmoid_f32(x.to_f32()));
         gelu_vectorizable |x| f16::from_f32(gelu_f32(x.to_f32()));
@@ -199,6 +208,10 @@ impl FloatElement for bf16 {
     #[inline(always)]
     fn erf_vectorizable(self) -> Self {
         bf16::from_f32(simd::erf_f32(self.to_f32()))
+    }
+    #[inline(always)]
+    fn atan_vectorizable(self) -> Self {
+        bf16::from_f32(simd::atan_f32(self.to_f32()))
     }
     #[inline(always)]
     fn tanh_vectorizable(self) -> Self {

@@ -44,7 +44,7 @@ float_unary! {
     /// Arccosine.
     acos => |x| x.acos();
     /// Arctangent.
-    atan => |x| x.atan();
+    atan => |x| x.atan_vectorizable();
     /// Inverse hyperbolic sine.
     asinh => |x| x.asinh();
     /// Inverse hyperbolic cosine.

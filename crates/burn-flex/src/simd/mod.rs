@@ -15,7 +15,7 @@ pub use log::ln_f32;
 pub use normal::{erf_f32, normal_cdf_f32, normal_pdf_f32};
 use pulp::Arch;
 use std::sync::OnceLock;
-pub use trig::{TRIG_LIMIT, cos_f32, sigmoid_f32, sin_f32, tanh_f32};
+pub use trig::{TRIG_LIMIT, atan_f32, cos_f32, sigmoid_f32, sin_f32, tanh_f32};
 
 /// The instruction set detected once per process.
 pub(crate) fn arch() -> Arch {

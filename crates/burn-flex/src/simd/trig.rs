@@ -70,6 +70,49 @@ pub fn cos_f32(x: f32) -> f32 {
     by_quadrant(quadrant.wrapping_add(1), sin, cos)
 }
 
+/// `atan x` for every `f32`: `|x|` reduced to `[0, tan(π/8)]` by `atan x = π/4 + atan((x-1)/(x+1))`
+/// above `tan(π/8)` and `π/2 + atan(-1/x)` above `tan(3π/8)` (one division either way), then
+/// an odd polynomial (Cephes' `atanf` coefficients), with `x`'s sign.
+#[inline(always)]
+pub fn atan_f32(x: f32) -> f32 {
+    const TAN_3PI_8: f32 = 2.414_213_6;
+    const TAN_PI_8: f32 = 0.414_213_57;
+    // π/2 and π/4, each as the nearest f32 and what is left.
+    const PIO2: [f32; 2] = [core::f32::consts::FRAC_PI_2, -4.371_139e-8];
+    const PIO4: [f32; 2] = [core::f32::consts::FRAC_PI_4, -2.185_569_4e-8];
+    let a = x.abs();
+    let (big, mid) = (a > TAN_3PI_8, a > TAN_PI_8);
+    let num = if big {
+        -1.0
+    } else if mid {
+        a - 1.0
+    } else {
+        a
+    };
+    let den = if big {
+        a
+    } else if mid {
+        a + 1.0
+    } else {
+        1.0
+    };
+    let [base, base_lo] = if big {
+        PIO2
+    } else if mid {
+        PIO4
+    } else {
+        [0.0, 0.0]
+    };
+    let t = num / den;
+    let z = t * t;
+    let p = 8.053_744_5e-2f32
+        .mul_add(z, -1.387_768_6e-1)
+        .mul_add(z, 1.997_771_1e-1)
+        .mul_add(z, -3.333_295e-1);
+    let y = base + ((t * z).mul_add(p, t) + base_lo);
+    y.copysign(x)
+}
+
 /// `tanh x` for every `f32`: below 0.625 in magnitude an odd polynomial (Cephes' `tanhf`
 /// coefficients), above `1 - 2/(e^{2|x|} + 1)` (no cancellation there), with `x`'s sign.
 #[inline(always)]
@@ -141,6 +184,26 @@ mod tests {
         for special in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
             assert!(sin_f32(special).is_nan() && cos_f32(special).is_nan());
         }
+    }
+
+    #[test]
+    fn atan_is_within_two_ulps() {
+        let mut worst = (0.0f64, 0.0f32);
+        let bits = (0..0x7f80_0000u32).step_by(3001).map(f32::from_bits);
+        for x in bits.chain(samples(5.0, 0.000_37)) {
+            for x in [x, -x] {
+                let exact = (x as f64).atan();
+                let spacing = (exact.abs() * f32::EPSILON as f64).max(f32::MIN_POSITIVE as f64);
+                let err = (atan_f32(x) as f64 - exact).abs() / spacing;
+                if err > worst.0 {
+                    worst = (err, x);
+                }
+            }
+        }
+        assert!(worst.0 <= 2.0, "worst {} ulps at {:e}", worst.0, worst.1);
+        assert_eq!(atan_f32(f32::INFINITY), core::f32::consts::FRAC_PI_2);
+        assert_eq!(atan_f32(-0.0).to_bits(), (-0.0f32).to_bits());
+        assert!(atan_f32(f32::NAN).is_nan());
     }
 
     #[test]
