@@ -136,99 +136,76 @@ fn gelu_derivative_f32(x: f32) -> f32 {
     x.mul_add(simd::normal_pdf_f32(x), simd::normal_cdf_f32(x))
 }
 
-/// Implements [`FloatElement`] for types `gemm` handles natively, overriding the listed methods.
-macro_rules! float_element_with_gemm {
-    ($($ty:ty { $($method:ident |$x:ident| $body:expr;)* })*) => {$(
-        impl FloatElement for $ty {
-            $(
-                #[inline(always)]
-                fn $method(self) -> Self {
-                    let $x = self;
-                    $body
-                }
-            )*
-
-            fn gemm(
-                m: usize,
-                k: usize,
-                n: usize,
-                lhs: &[Self],
-                lhs_strides: [isize; 2],
-                rhs: &[Self],
-                rhs_strides: [isize; 2],
-                dst: &mut [Self],
-            ) {
-                crate::kernels::gemm::gemm_native(m, k, n, lhs, lhs_strides, rhs, rhs_strides, dst)
-            }
+/// The [`FloatElement`] methods that have a vectorizable `f32` function, written inside an
+/// impl: `direct` calls the function on the value (`f32`), `through_f32` on the value widened
+/// to `f32`, rounding the result back (the half floats).
+macro_rules! f32_methods {
+    ($how:ident) => {
+        f32_methods!(@each $how:
+            exp_vectorizable => simd::exp_f32,
+            ln_vectorizable => simd::ln_f32,
+            ln_1p_vectorizable => log1p_f32,
+            erf_vectorizable => simd::erf_f32,
+            atan_vectorizable => simd::atan_f32,
+            tanh_vectorizable => simd::tanh_f32,
+            sigmoid_vectorizable => simd::sigmoid_f32,
+            gelu_vectorizable => gelu_f32,
+            gelu_derivative_vectorizable => gelu_derivative_f32,
+        );
+    };
+    (@each direct: $($method:ident => $f:path,)*) => {$(
+        #[inline(always)]
+        fn $method(self) -> Self {
+            $f(self)
+        }
+    )*};
+    (@each through_f32: $($method:ident => $f:path,)*) => {$(
+        #[inline(always)]
+        fn $method(self) -> Self {
+            Self::from_f32($f(self.to_f32()))
         }
     )*};
 }
 
-float_element_with_gemm!(
-    f64 {
-        exp_vectorizable |x| x.exp();
+/// [`FloatElement::gemm`] through `gemm`'s own kernels for the type, inside an impl.
+macro_rules! native_gemm {
+    () => {
+        fn gemm(
+            m: usize,
+            k: usize,
+            n: usize,
+            lhs: &[Self],
+            lhs_strides: [isize; 2],
+            rhs: &[Self],
+            rhs_strides: [isize; 2],
+            dst: &mut [Self],
+        ) {
+            crate::kernels::gemm::gemm_native(m, k, n, lhs, lhs_strides, rhs, rhs_strides, dst)
+        }
+    };
+}
+
+impl FloatElement for f64 {
+    native_gemm!();
+}
+
+impl FloatElement for f32 {
+    f32_methods!(direct);
+    native_gemm!();
+
+    #[inline(always)]
+    fn exp_nonpositive(self) -> Self {
+        simd::exp_f32_nonpositive(self)
     }
-    f32 {
-        exp_vectorizable |x| simd::exp_f32(x);
-        exp_nonpositive |x| simd::exp_f32_nonpositive(x);
-        ln_vectorizable |x| simd::ln_f32(x);
-        ln_1p_vectorizable |x| log1p_f32(x);
-        erf_vectorizable |x| simd::erf_f32(x);
-        atan_vectorizable |x| simd::atan_f32(x);
-        tanh_vectorizable |x| simd::tanh_f32(x);
-        sigmoid_vectorizable |x| simd::sigmoid_f32(x);
-        gelu_vectorizable |x| gelu_f32(x);
-        gelu_derivative_vectorizable |x| gelu_derivative_f32(x);
-    }
-    f16 {
-        exp_vectorizable |x| f16::from_f32(simd::exp_f32(x.to_f32()));
-        ln_vectorizable |x| f16::from_f32(simd::ln_f32(x.to_f32()));
-        ln_1p_vectorizable |x| f16::from_f32(log1p_f32(x.to_f32()));
-        erf_vectorizable |x| f16::from_f32(simd::erf_f32(x.to_f32()));
-        atan_vectorizable |x| f16::from_f32(simd::atan_f32(x.to_f32()));
-        tanh_vectorizable |x| f16::from_f32(simd::tanh_f32(x.to_f32()));
-        sigmoid_vectorizable |x| f16::from_f32(simd::sigmoid_f32(x.to_f32()));
-        gelu_vectorizable |x| f16::from_f32(gelu_f32(x.to_f32()));
-        gelu_derivative_vectorizable |x| f16::from_f32(gelu_derivative_f32(x.to_f32()));
-    }
-);
+}
+
+impl FloatElement for f16 {
+    f32_methods!(through_f32);
+    native_gemm!();
+}
+
 impl FloatElement for bf16 {
-    #[inline(always)]
-    fn exp_vectorizable(self) -> Self {
-        bf16::from_f32(simd::exp_f32(self.to_f32()))
-    }
-    #[inline(always)]
-    fn ln_vectorizable(self) -> Self {
-        bf16::from_f32(simd::ln_f32(self.to_f32()))
-    }
-    #[inline(always)]
-    fn ln_1p_vectorizable(self) -> Self {
-        bf16::from_f32(log1p_f32(self.to_f32()))
-    }
-    #[inline(always)]
-    fn erf_vectorizable(self) -> Self {
-        bf16::from_f32(simd::erf_f32(self.to_f32()))
-    }
-    #[inline(always)]
-    fn atan_vectorizable(self) -> Self {
-        bf16::from_f32(simd::atan_f32(self.to_f32()))
-    }
-    #[inline(always)]
-    fn tanh_vectorizable(self) -> Self {
-        bf16::from_f32(simd::tanh_f32(self.to_f32()))
-    }
-    #[inline(always)]
-    fn sigmoid_vectorizable(self) -> Self {
-        bf16::from_f32(simd::sigmoid_f32(self.to_f32()))
-    }
-    #[inline(always)]
-    fn gelu_vectorizable(self) -> Self {
-        bf16::from_f32(gelu_f32(self.to_f32()))
-    }
-    #[inline(always)]
-    fn gelu_derivative_vectorizable(self) -> Self {
-        bf16::from_f32(gelu_derivative_f32(self.to_f32()))
-    }
+    f32_methods!(through_f32);
 }
 
 /// An integer element (signed or unsigned).

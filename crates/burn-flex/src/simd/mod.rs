@@ -85,6 +85,31 @@ pub fn exp_f32_nonpositive(x: f32) -> f32 {
     p * f32::from_bits(((n + 127) as u32) << 23)
 }
 
+/// Accuracy measures shared by the tests of the `f32` math functions.
+#[cfg(test)]
+pub(crate) mod accuracy {
+    /// The largest error of `f` against `exact` over `xs`, in units of the `f32` spacing at the
+    /// exact result (at least `floor`: near a zero of the function, an absolute error), and
+    /// the input where it occurs.
+    pub fn worst_ulps(
+        xs: impl IntoIterator<Item = f32>,
+        f: impl Fn(f32) -> f32,
+        exact: impl Fn(f64) -> f64,
+        floor: f64,
+    ) -> (f64, f32) {
+        let mut worst = (0.0, 0.0);
+        for x in xs {
+            let e = exact(x as f64);
+            let spacing = (e.abs() * f32::EPSILON as f64).max(floor);
+            let err = (f(x) as f64 - e).abs() / spacing;
+            if err > worst.0 {
+                worst = (err, x);
+            }
+        }
+        worst
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{exp_f32, exp_f32_nonpositive};

@@ -139,13 +139,9 @@ pub fn sigmoid_f32(x: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::simd::accuracy::worst_ulps;
 
-    /// The error of `got` against `exact` in units of the `f32` spacing at `exact`, with the
-    /// spacing at least `floor` (near zeros of the function, an absolute error).
-    fn ulps(got: f32, exact: f64, floor: f64) -> f64 {
-        let spacing = (exact.abs() * f32::EPSILON as f64).max(floor);
-        (got as f64 - exact).abs() / spacing
-    }
+    const NORMAL: f64 = f32::MIN_POSITIVE as f64;
 
     /// Every `f32` in `[-limit, limit]` at `step` apart, plus the `f32`s nearest the multiples
     /// of π/2 up to the limit (where the reduction cancels most).
@@ -166,19 +162,19 @@ mod tests {
     #[test]
     fn sine_and_cosine_are_within_two_ulps_up_to_the_limit() {
         let floor = (2.0f64).powi(-30) * f32::EPSILON as f64;
-        let mut worst = (0.0f64, 0.0f32);
-        for x in samples(TRIG_LIMIT, 0.0377) {
-            for (got, exact) in [
-                (sin_f32(x), (x as f64).sin()),
-                (cos_f32(x), (x as f64).cos()),
-            ] {
-                let e = ulps(got, exact, floor);
-                if e > worst.0 {
-                    worst = (e, x);
-                }
-            }
+        let xs = samples(TRIG_LIMIT, 0.0377);
+        for (name, f, exact) in [
+            ("sin", sin_f32 as fn(f32) -> f32, f64::sin as fn(f64) -> f64),
+            ("cos", cos_f32, f64::cos),
+        ] {
+            let worst = worst_ulps(xs.iter().copied(), f, exact, floor);
+            assert!(
+                worst.0 <= 2.0,
+                "{name}: worst {} ulps at {}",
+                worst.0,
+                worst.1
+            );
         }
-        assert!(worst.0 <= 2.0, "worst {} ulps at {}", worst.0, worst.1);
         assert_eq!(sin_f32(-0.0).to_bits(), (-0.0f32).to_bits());
         assert_eq!(cos_f32(0.0), 1.0);
         for special in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
@@ -188,18 +184,9 @@ mod tests {
 
     #[test]
     fn atan_is_within_two_ulps() {
-        let mut worst = (0.0f64, 0.0f32);
         let bits = (0..0x7f80_0000u32).step_by(3001).map(f32::from_bits);
-        for x in bits.chain(samples(5.0, 0.000_37)) {
-            for x in [x, -x] {
-                let exact = (x as f64).atan();
-                let spacing = (exact.abs() * f32::EPSILON as f64).max(f32::MIN_POSITIVE as f64);
-                let err = (atan_f32(x) as f64 - exact).abs() / spacing;
-                if err > worst.0 {
-                    worst = (err, x);
-                }
-            }
-        }
+        let xs = bits.chain(samples(5.0, 0.000_37)).flat_map(|x| [x, -x]);
+        let worst = worst_ulps(xs, atan_f32, f64::atan, NORMAL);
         assert!(worst.0 <= 2.0, "worst {} ulps at {:e}", worst.0, worst.1);
         assert_eq!(atan_f32(f32::INFINITY), core::f32::consts::FRAC_PI_2);
         assert_eq!(atan_f32(-0.0).to_bits(), (-0.0f32).to_bits());
@@ -208,18 +195,18 @@ mod tests {
 
     #[test]
     fn tanh_and_sigmoid_are_within_two_ulps() {
-        let mut worst = [0.0f64; 2];
-        for x in samples(30.0, 0.000_731) {
-            let exact = (x as f64).tanh();
-            worst[0] = worst[0].max(ulps(tanh_f32(x), exact, f32::MIN_POSITIVE as f64));
-        }
-        for x in samples(100.0, 0.00173) {
-            let exact = 1.0 / (1.0 + (-x as f64).exp());
-            worst[1] = worst[1].max(ulps(sigmoid_f32(x), exact, f32::MIN_POSITIVE as f64));
-        }
+        let worst = [
+            worst_ulps(samples(30.0, 0.000_731), tanh_f32, f64::tanh, NORMAL),
+            worst_ulps(
+                samples(100.0, 0.00173),
+                sigmoid_f32,
+                |x| 1.0 / (1.0 + (-x).exp()),
+                NORMAL,
+            ),
+        ];
         assert!(
-            worst[0] <= 2.0 && worst[1] <= 2.0,
-            "worst tanh, sigmoid: {worst:?} ulps"
+            worst[0].0 <= 2.0 && worst[1].0 <= 2.0,
+            "worst tanh, sigmoid: {worst:?} (ulps, at)"
         );
         assert_eq!(tanh_f32(-0.0).to_bits(), (-0.0f32).to_bits());
         assert_eq!(tanh_f32(1e-30), 1e-30);
