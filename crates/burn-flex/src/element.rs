@@ -11,6 +11,18 @@ pub trait FlexElement: Element + PartialEq {}
 
 impl<E: Element + PartialEq> FlexElement for E {}
 
+/// Default [`FloatElement`] methods that call `num_traits::Float`'s (`libm`'s) function, each
+/// with its doc; the `f32` and half-float impls replace them (see `f32_methods!`).
+macro_rules! libm_by_default {
+    ($($(#[$doc:meta])* $method:ident => $f:ident;)*) => {$(
+        $(#[$doc])*
+        #[inline(always)]
+        fn $method(self) -> Self {
+            Float::$f(self)
+        }
+    )*};
+}
+
 /// A float element; kernels compute in the type itself (`f16`/`bf16` through `half`'s
 /// `num_traits::Float` impls, which round through `f32` per operation).
 pub trait FloatElement: crate::tensor::Storable + Float + Send + Sync {
@@ -31,11 +43,22 @@ pub trait FloatElement: crate::tensor::Storable + Float + Send + Sync {
         crate::kernels::gemm::gemm_via_f32(m, k, n, lhs, lhs_strides, rhs, rhs_strides, dst)
     }
 
-    /// `e^x`: without a library call for `f32` and the half floats (so loops of it vectorize,
-    /// see [`crate::simd::exp_f32`]), `libm`'s for `f64`.
-    #[inline(always)]
-    fn exp_vectorizable(self) -> Self {
-        Float::exp(self)
+    libm_by_default! {
+        /// `e^x`: without a library call for `f32` and the half floats (so loops of it vectorize,
+        /// see [`crate::simd::exp_f32`]), `libm`'s for `f64`.
+        exp_vectorizable => exp;
+        /// `ln x`: without a library call for `f32` and the half floats ([`crate::simd::ln_f32`]),
+        /// `libm`'s for `f64`.
+        ln_vectorizable => ln;
+        /// `ln(1 + x)`, accurate near 0: vectorizable for `f32` and the half floats
+        /// (`log1p_f32`), `libm`'s for `f64`.
+        ln_1p_vectorizable => ln_1p;
+        /// `atan x`: without a library call for `f32` and the half floats
+        /// ([`crate::simd::atan_f32`]), `libm`'s for `f64`.
+        atan_vectorizable => atan;
+        /// `tanh x`: without a library call for `f32` and the half floats
+        /// ([`crate::simd::tanh_f32`]), `libm`'s for `f64`.
+        tanh_vectorizable => tanh;
     }
 
     /// `e^x` for `x ≤ 0` that is not NaN (a softmax's `x - max` on a row whose maximum is
@@ -48,39 +71,11 @@ pub trait FloatElement: crate::tensor::Storable + Float + Send + Sync {
         self.exp_vectorizable()
     }
 
-    /// `ln x`: without a library call for `f32` and the half floats ([`crate::simd::ln_f32`]),
-    /// `libm`'s for `f64`.
-    #[inline(always)]
-    fn ln_vectorizable(self) -> Self {
-        Float::ln(self)
-    }
-
-    /// `ln(1 + x)`, accurate near 0: vectorizable for `f32` and the half floats
-    /// ([`log1p_f32`]), `libm`'s for `f64`.
-    #[inline(always)]
-    fn ln_1p_vectorizable(self) -> Self {
-        Float::ln_1p(self)
-    }
-
     /// The error function: [`crate::simd::erf_f32`] for `f32` and the half floats, a series
     /// and continued fraction in `f64` otherwise.
     #[inline(always)]
     fn erf_vectorizable(self) -> Self {
         Self::from_f64(crate::ops::unary::erf_f64(self.to_f64()))
-    }
-
-    /// `atan x`: without a library call for `f32` and the half floats
-    /// ([`crate::simd::atan_f32`]), `libm`'s for `f64`.
-    #[inline(always)]
-    fn atan_vectorizable(self) -> Self {
-        Float::atan(self)
-    }
-
-    /// `tanh x`: without a library call for `f32` and the half floats
-    /// ([`crate::simd::tanh_f32`]), `libm`'s for `f64`.
-    #[inline(always)]
-    fn tanh_vectorizable(self) -> Self {
-        Float::tanh(self)
     }
 
     /// `GELU(x) = x·Φ(x)`: through [`crate::simd::normal_cdf_f32`] for `f32` and the half floats,

@@ -63,7 +63,7 @@ float_unary! {
     trunc => |x| x.trunc();
 }
 
-/// Sine (vectorized for `f32`, see [`map_f32_checked`]).
+/// Sine (vectorized for `f32`: `simd::sin_f32`, with `libm` beyond its range).
 pub fn sin(tensor: FlexTensor) -> FlexTensor {
     if tensor.dtype() == DType::F32 {
         return map_f32_checked(tensor, simd::sin_f32, f32::sin, simd::TRIG_LIMIT);
@@ -71,7 +71,7 @@ pub fn sin(tensor: FlexTensor) -> FlexTensor {
     with_float!(tensor.dtype(), "sin", E => map_same(tensor, |x: E| x.sin()))
 }
 
-/// Cosine (vectorized for `f32`, see [`map_f32_checked`]).
+/// Cosine (vectorized for `f32`: `simd::cos_f32`, with `libm` beyond its range).
 pub fn cos(tensor: FlexTensor) -> FlexTensor {
     if tensor.dtype() == DType::F32 {
         return map_f32_checked(tensor, simd::cos_f32, f32::cos, simd::TRIG_LIMIT);

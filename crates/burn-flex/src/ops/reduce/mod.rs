@@ -4,7 +4,7 @@
 //! Along a dimension, when the reduced elements are adjacent each output folds its own line;
 //! otherwise whole output rows are updated together, one reduced index at a time, so both cases
 //! read memory in order. Large outputs are split across threads. A contiguous tensor reduced
-//! over a dimension with a block of adjacent values after it goes through [`columns`].
+//! over a dimension with a block of adjacent values after it goes through `columns.rs`.
 
 mod columns;
 
