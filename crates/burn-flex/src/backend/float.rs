@@ -5,7 +5,7 @@ use crate::FlexTensor;
 use crate::fuse::{self, Binary, Unary};
 use crate::ops::reduce::LineReduce;
 use crate::ops::{
-    binary, compare, creation, index, mask, matmul, reduce, scan, shape, sort, unary,
+    binary, compare, creation, index, mask, matmul, random, reduce, scan, shape, sort, unary,
 };
 use burn_backend::ops::FloatTensorOps;
 use burn_backend::{
@@ -54,7 +54,7 @@ impl FloatTensorOps<Flex> for Flex {
         _device: &FlexDevice,
         dtype: FloatDType,
     ) -> T {
-        creation::random(shape, distribution, dtype.into())
+        random::random(shape, distribution, dtype.into())
     }
     fn float_empty(shape: Shape, _device: &FlexDevice, dtype: FloatDType) -> T {
         creation::empty(shape, dtype.into())

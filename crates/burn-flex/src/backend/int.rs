@@ -3,7 +3,7 @@
 use super::{Flex, FlexDevice, int_dtype};
 use crate::FlexTensor;
 use crate::ops::{
-    binary, compare, creation, index, int, mask, matmul, reduce, scan, shape, sort, unary,
+    binary, compare, creation, index, int, mask, matmul, random, reduce, scan, shape, sort, unary,
 };
 use burn_backend::ops::IntTensorOps;
 use burn_backend::{
@@ -29,7 +29,7 @@ impl IntTensorOps<Flex> for Flex {
         _device: &FlexDevice,
         dtype: IntDType,
     ) -> T {
-        creation::random(shape, distribution, dtype.into())
+        random::random(shape, distribution, dtype.into())
     }
     fn int_empty(shape: Shape, _device: &FlexDevice, dtype: IntDType) -> T {
         creation::empty(shape, dtype.into())

@@ -19,7 +19,7 @@ mod int;
 mod module;
 
 use crate::FlexTensor;
-use crate::ops::creation;
+use crate::ops::{creation, random};
 use burn_backend::ops::{QTensorOps, TransactionOps};
 use burn_backend::quantization::ComposedQTensor;
 use burn_backend::{
@@ -68,7 +68,7 @@ impl Backend for Flex {
     }
 
     fn seed(_device: &FlexDevice, seed: u64) {
-        creation::seed(seed);
+        random::seed(seed);
     }
 
     fn dtype_usage(_device: &FlexDevice, dtype: DType) -> DTypeUsage {

@@ -1,20 +1,8 @@
-//! Creation and conversion: constant tensors, ranges, random tensors, dtype casts.
+//! Creation and conversion: constant tensors, ranges, dtype casts (random tensors: `random.rs`).
 
 use super::map::map_into;
 use crate::tensor::{FlexTensor, Storable, pool};
-use burn_std::{DType, Distribution, Element, Scalar, Shape, TensorData};
-use rand::{SeedableRng, rngs::StdRng};
-use std::sync::Mutex;
-
-/// Seed of the random generator until [`seed`] is called.
-const DEFAULT_SEED: u64 = 0x5EED_F1E8_2026_0001;
-
-static RNG: Mutex<Option<StdRng>> = Mutex::new(None);
-
-/// Reseeds the device's random generator.
-pub fn seed(seed: u64) {
-    *RNG.lock().unwrap_or_else(|e| e.into_inner()) = Some(StdRng::seed_from_u64(seed));
-}
+use burn_std::{DType, Element, Scalar, Shape};
 
 /// A tensor of `shape` filled with `value` converted to `dtype`.
 pub fn full(shape: impl Into<Shape>, value: Scalar, dtype: DType) -> FlexTensor {
@@ -49,15 +37,6 @@ pub fn arange(range: core::ops::Range<i64>, step: usize, dtype: DType) -> FlexTe
         let v: Vec<E> = values.into_iter().map(E::from_i64).collect();
         FlexTensor::from_vec(v, [n])
     })
-}
-
-/// A tensor of `dtype` sampled from `distribution` with the device's random generator.
-pub fn random(shape: impl Into<Shape>, distribution: Distribution, dtype: DType) -> FlexTensor {
-    let shape = shape.into();
-    let mut guard = RNG.lock().unwrap_or_else(|e| e.into_inner());
-    let rng = guard.get_or_insert_with(|| StdRng::seed_from_u64(DEFAULT_SEED));
-    let data = with_elem!(dtype, E => TensorData::random::<E, _, _>(shape, distribution, rng));
-    FlexTensor::from_data(data)
 }
 
 /// The values converted to `dtype` (`as`-cast semantics; bool ↔ numbers as 0/1).
@@ -107,17 +86,5 @@ mod tests {
         assert_eq!(h.to_vec::<bf16>()[0], bf16::from_f32(-1.7));
         let i = FlexTensor::from_vec(vec![-1i64, 258], [2]);
         assert_eq!(cast(i, DType::U8).to_vec::<u8>(), vec![255, 2]);
-    }
-
-    #[test]
-    fn random_is_reproducible_after_seed() {
-        seed(42);
-        let a = random([100], Distribution::Uniform(-1.0, 1.0), DType::F32);
-        seed(42);
-        let b = random([100], Distribution::Uniform(-1.0, 1.0), DType::F32);
-        assert_eq!(a.to_vec::<f32>(), b.to_vec::<f32>());
-        assert!(a.to_vec::<f32>().iter().all(|v| (-1.0..1.0).contains(v)));
-        let bern = random([1000], Distribution::Bernoulli(0.3), DType::F64).to_vec::<f64>();
-        assert!(bern.iter().all(|&v| v == 0.0 || v == 1.0));
     }
 }

@@ -12,6 +12,7 @@ pub mod mask;
 pub mod matmul;
 pub mod qmatmul;
 pub mod quantize;
+pub mod random;
 pub mod reduce;
 pub mod scan;
 pub mod shape;
