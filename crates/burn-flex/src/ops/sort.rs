@@ -4,6 +4,7 @@
 use super::arith::{NumElement, cmp_nan_last};
 use super::map::PAR_THRESHOLD;
 use super::reduce::indices_tensor;
+use crate::element::as_f32;
 use crate::parallel;
 use crate::tensor::FlexTensor;
 use burn_std::{DType, Shape};
@@ -30,7 +31,19 @@ fn sort_lines<E: NumElement>(
     let mut sorted = vec![E::default(); values.len()];
     let mut order = vec![0usize; values.len()];
     if size > 0 {
+        assert!(
+            u32::try_from(size).is_ok(),
+            "{op}: dim {dim} has {size} values, more than the 2^32 - 1 this sort handles"
+        );
         let sort_line = |((line, out), idx): ((&[E], &mut [E]), &mut [usize])| {
+            if let Some(floats) = as_f32(line) {
+                let order = sort_f32_line(floats, descending);
+                for ((o, slot), &i) in out.iter_mut().zip(idx.iter_mut()).zip(&order) {
+                    *slot = i;
+                    *o = line[i];
+                }
+                return;
+            }
             for (i, slot) in idx.iter_mut().enumerate() {
                 *slot = i;
             }
@@ -65,6 +78,33 @@ fn sort_lines<E: NumElement>(
         back[a] = i;
     }
     (sorted, order, shape, back)
+}
+
+/// The order that sorts an `f32` line stably, NaN largest: one integer sort of
+/// `key(value) << 32 | index`, where `key` orders the bits as the values (-0 as +0). The index in
+/// the low half makes every key distinct, so an unstable sort of them is stable for the values,
+/// and comparing integers in one array beats comparing floats through an index.
+fn sort_f32_line(line: &[f32], descending: bool) -> Vec<usize> {
+    let mut keys: Vec<u64> = line
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| {
+            let key = if v.is_nan() {
+                u32::MAX
+            } else {
+                let bits = (v + 0.0).to_bits();
+                if bits >> 31 == 1 {
+                    !bits
+                } else {
+                    bits | 1 << 31
+                }
+            };
+            let key = if descending { !key } else { key };
+            u64::from(key) << 32 | i as u64
+        })
+        .collect();
+    keys.sort_unstable();
+    keys.into_iter().map(|k| k as u32 as usize).collect()
 }
 
 /// The values sorted along `dim` (stable; NaN last when ascending).
@@ -126,5 +166,35 @@ mod tests {
             argsort(ties, 0, true, DType::I64).to_vec::<i64>(),
             vec![0, 2, 4, 1, 3]
         );
+    }
+
+    #[test]
+    fn f32_keys_sort_as_the_comparison_sort_of_f64() {
+        // Duplicates, ±0, ±inf, NaN of both signs; rows of 257 in a parallel split.
+        let specials = [
+            0.0,
+            -0.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            -f32::NAN,
+            1.5,
+        ];
+        let values: Vec<f32> = (0..257 * 300)
+            .map(|i: usize| match i.wrapping_mul(2_654_435_761) % 23 {
+                k if k < 7 => specials[k],
+                k => ((i * 37 % 101) as f32 - 50.0) * if k % 2 == 0 { 0.25 } else { 1.0 },
+            })
+            .collect();
+        let wide: Vec<f64> = values.iter().map(|&v| f64::from(v)).collect();
+        for dim in [0, 1] {
+            for descending in [false, true] {
+                let t = FlexTensor::from_vec(values.clone(), [300, 257]);
+                let reference = FlexTensor::from_vec(wide.clone(), [300, 257]);
+                let got = argsort(t, dim, descending, DType::I64).to_vec::<i64>();
+                let want = argsort(reference, dim, descending, DType::I64).to_vec::<i64>();
+                assert!(got == want, "dim {dim}, descending {descending}");
+            }
+        }
     }
 }
