@@ -1,7 +1,8 @@
 //! Embedding lookup (row gather) and its backward (row scatter-add) over contiguous slices.
 
 use super::common::{PARALLEL_WORK, check_len, for_each_chunk};
-use crate::element::{FlexElement, FloatElement, IntElement};
+use crate::element::{FloatElement, IntElement};
+use crate::tensor::{Storable, pool};
 use burn_std::Element;
 
 /// The row of `index` (found at `position` of the indices), or a panic naming the kernel.
@@ -17,7 +18,7 @@ fn row<I: IntElement>(kernel: &str, index: I, position: usize, rows: usize) -> u
 
 /// Gathers rows of `weights` `[n, d]` at `indices` (any shape, flattened); the output holds
 /// `indices.len() * d` values, shaped `[indices…, d]`. Panics on an index outside `0..n`.
-pub fn embedding<T: FlexElement, I: IntElement>(
+pub fn embedding<T: Storable, I: IntElement>(
     weights: &[T],
     weights_shape: [usize; 2],
     indices: &[I],
@@ -25,7 +26,7 @@ pub fn embedding<T: FlexElement, I: IntElement>(
     let name = "embedding";
     check_len(name, "weights", weights.len(), &weights_shape);
     let [n, d] = weights_shape;
-    let mut out = vec![T::default(); indices.len() * d];
+    let mut out = pool::for_overwrite::<T>(indices.len() * d);
     for_each_chunk(
         &mut out,
         d,

@@ -2,9 +2,12 @@
 //! The copy-free views (permute, slice, flip, expand, reshape…) are methods of
 //! [`FlexTensor`].
 
+use super::map::PAR_THRESHOLD;
+use crate::parallel;
 use crate::tensor::iter::copy_into;
-use crate::tensor::{FlexTensor, Layout};
-use burn_std::Slice;
+use crate::tensor::{FlexTensor, Layout, Storable, pool};
+use burn_std::{Shape, Slice};
+use std::borrow::Cow;
 
 /// `tensor` with the region selected by `slices` (one per leading dim, steps allowed)
 /// replaced by `values`, whose shape must be the region's.
@@ -63,26 +66,53 @@ pub fn cat(tensors: Vec<FlexTensor>, dim: usize) -> FlexTensor {
         );
         shape[dim] += t.shape()[dim];
     }
-    let out_layout = Layout::contiguous(shape.clone());
-    let outer_trivial = shape.dims[..dim].iter().all(|&d| d == 1);
-    with_elem!(dtype, E => {
-        if outer_trivial {
-            // Each input fills one consecutive block of the output.
-            let mut out = Vec::with_capacity(shape.num_elements());
-            for t in &tensors {
-                out.extend(t.to_vec::<E>());
+    with_elem!(dtype, E => FlexTensor::from_vec(join::<E>(&tensors, dim, &shape), shape))
+}
+
+/// The values of [`cat`]'s output: seen as `[outer, row]` rows, output row `o` is the inputs'
+/// rows `o` one after the other (each input's row is `size · inner` values of its row-major
+/// values). The output is cut into equal pieces filled in parallel, each piece copying the runs
+/// of the input rows it overlaps.
+fn join<E: Storable>(tensors: &[FlexTensor], dim: usize, shape: &Shape) -> Vec<E> {
+    let n = shape.num_elements();
+    let mut out = pool::for_overwrite::<E>(n);
+    if n == 0 {
+        return out;
+    }
+    let parts: Vec<Cow<'_, [E]>> = tensors.iter().map(|t| t.values::<E>()).collect();
+    let inner: usize = shape.dims[dim + 1..].iter().product();
+    let runs: Vec<usize> = tensors.iter().map(|t| t.shape()[dim] * inner).collect();
+    let row: usize = runs.iter().sum();
+    let fill = |first: usize, dst: &mut [E]| {
+        // The output position `first` is run `t` of row `o`, `r` values in.
+        let (mut o, mut r, mut t) = (first / row, first % row, 0);
+        while r >= runs[t] {
+            r -= runs[t];
+            t += 1;
+        }
+        let mut done = 0;
+        while done < dst.len() {
+            let take = (runs[t] - r).min(dst.len() - done);
+            dst[done..done + take].copy_from_slice(&parts[t][o * runs[t] + r..][..take]);
+            done += take;
+            r += take;
+            while r == runs[t] && done < dst.len() {
+                r = 0;
+                t += 1;
+                if t == runs.len() {
+                    t = 0;
+                    o += 1;
+                }
             }
-            return FlexTensor::from_vec(out, shape);
         }
-        let mut out = vec![E::default(); shape.num_elements()];
-        let mut start = 0;
-        for t in &tensors {
-            let size = t.shape()[dim];
-            copy_into(&mut out, &out_layout.narrow(dim, start, size), t.storage::<E>(), t.layout());
-            start += size;
-        }
-        FlexTensor::from_vec(out, shape)
-    })
+    };
+    if n >= PAR_THRESHOLD && parallel::threads() > 1 {
+        let chunk = n.div_ceil(parallel::threads() * 4);
+        parallel::for_each_chunk_mut(&mut out, chunk, |i, dst| fill(i * chunk, dst));
+    } else {
+        fill(0, &mut out);
+    }
+    out
 }
 
 /// The tensor repeated `times` times along `dim` (`[a, b]` → `[a, b, a, b, …]`).
@@ -144,5 +174,55 @@ mod tests {
             r.to_vec::<f32>(),
             vec![1.0, 2.0, 1.0, 2.0, 3.0, 4.0, 3.0, 4.0]
         );
+    }
+
+    #[test]
+    fn large_cat_of_mixed_inputs_matches_the_index_formula() {
+        // Three inputs along each dim of [8, s, 97]: one empty, one a transposed view; large
+        // enough to be split between threads with pieces starting mid-run.
+        let sizes = [40, 0, 57];
+        for dim in 0..3 {
+            let shape_of = |s: usize| {
+                let mut d = [8, 30, 97];
+                d[dim] = s;
+                d
+            };
+            let inputs: Vec<FlexTensor> = sizes
+                .iter()
+                .enumerate()
+                .map(|(k, &s)| {
+                    let d = shape_of(s);
+                    let n: usize = d.iter().product();
+                    let values: Vec<i64> = (0..n as i64).map(|v| v * 10 + k as i64).collect();
+                    if k == 2 {
+                        // The same values, stored transposed and seen back through a transpose.
+                        let t = FlexTensor::from_vec(values, d).swap_dims(0, 2);
+                        t.to_contiguous().swap_dims(0, 2)
+                    } else {
+                        FlexTensor::from_vec(values, d)
+                    }
+                })
+                .collect();
+            assert!(!inputs[2].layout().is_contiguous());
+            let out = cat(inputs, dim);
+            let total: usize = sizes.iter().sum();
+            let od = shape_of(total);
+            assert_eq!(out.shape().dims, od.to_vec());
+            let got = out.to_vec::<i64>();
+            for (pos, &v) in got.iter().enumerate() {
+                let idx = [pos / (od[1] * od[2]), pos / od[2] % od[1], pos % od[2]];
+                // Which input and where in it.
+                let (mut i, mut k) = (idx[dim], 0);
+                while i >= sizes[k] {
+                    i -= sizes[k];
+                    k += 1;
+                }
+                let mut local = idx;
+                local[dim] = i;
+                let d = shape_of(sizes[k]);
+                let flat = (local[0] * d[1] + local[1]) * d[2] + local[2];
+                assert_eq!(v, flat as i64 * 10 + k as i64, "dim {dim}, position {pos}");
+            }
+        }
     }
 }
