@@ -234,9 +234,23 @@ pub fn powf_scalar(tensor: FlexTensor, exponent: Scalar) -> FlexTensor {
 pub fn powi_scalar(tensor: FlexTensor, exponent: Scalar) -> FlexTensor {
     let n = exponent.to_i64();
     if tensor.dtype().is_float() {
+        let n = i32::try_from(n).unwrap_or(if n < 0 { i32::MIN } else { i32::MAX });
+        let single_rounding = !matches!(tensor.dtype(), DType::F32 | DType::F64);
         with_float!(tensor.dtype(), "powi_scalar", E => {
-            let n = i32::try_from(n).unwrap_or(if n < 0 { i32::MIN } else { i32::MAX });
-            map_same(tensor, move |x: E| x.powi(n))
+            // `powi` is a library call the compiler cannot vectorize. For small exponents the
+            // same products in the same order (binary powering, then one reciprocal) give the
+            // same bits as a loop that vectorizes; the half floats round once, through `f32`.
+            match n {
+                _ if single_rounding => map_same(tensor, move |x: E| x.powi(n)),
+                0 => map_same(tensor, |_: E| E::one()),
+                1 => tensor,
+                2 => map_same(tensor, |x: E| x * x),
+                3 => map_same(tensor, |x: E| x * (x * x)),
+                4 => map_same(tensor, |x: E| (x * x) * (x * x)),
+                -1 => map_same(tensor, |x: E| E::one() / x),
+                -2 => map_same(tensor, |x: E| E::one() / (x * x)),
+                _ => map_same(tensor, move |x: E| x.powi(n)),
+            }
         })
     } else {
         with_int!(tensor.dtype(), "powi_scalar", E => {
@@ -441,5 +455,42 @@ mod tests {
             powf_scalar(t, Scalar::Float(1.5)).to_vec::<bf16>()[0].to_f32(),
             8.0
         );
+    }
+
+    #[test]
+    fn small_integer_powers_are_the_bits_of_powi() {
+        let xs: Vec<f64> = (0..200)
+            .map(|i| (i as f64 - 100.0) * 0.173)
+            .chain([
+                0.0,
+                -0.0,
+                f64::INFINITY,
+                f64::NEG_INFINITY,
+                f64::NAN,
+                1e-30,
+                3e30,
+            ])
+            .collect();
+        for n in -5..=5 {
+            let t = FlexTensor::from_vec(xs.clone(), [xs.len()]);
+            let got = powi_scalar(t, Scalar::Int(n)).to_vec::<f64>();
+            for (g, &x) in got.iter().zip(&xs) {
+                let want = x.powi(n as i32);
+                assert!(
+                    g.to_bits() == want.to_bits() || (g.is_nan() && want.is_nan()),
+                    "f64 {x}^{n}"
+                );
+            }
+            let narrow: Vec<f32> = xs.iter().map(|&x| x as f32).collect();
+            let t = FlexTensor::from_vec(narrow.clone(), [xs.len()]);
+            let got = powi_scalar(t, Scalar::Int(n)).to_vec::<f32>();
+            for (g, &x) in got.iter().zip(&narrow) {
+                let want = x.powi(n as i32);
+                assert!(
+                    g.to_bits() == want.to_bits() || (g.is_nan() && want.is_nan()),
+                    "f32 {x}^{n}"
+                );
+            }
+        }
     }
 }
