@@ -5,6 +5,7 @@
 use super::common::{check_len, from_f64, to_f64};
 use super::pool::{Window, planes};
 use crate::element::FloatElement;
+use crate::tensor::pool;
 
 /// One averaging window along an axis: clamped `start..end` and the divisor's extent.
 #[derive(Clone, Copy)]
@@ -86,7 +87,8 @@ impl AvgPlan {
     fn forward<T: FloatElement>(&self, x: &[T]) -> Vec<T> {
         let [b, c, h, w] = self.shape;
         let n_out = self.out[0] * self.out[1];
-        let mut out = vec![T::zero(); b * c * n_out];
+        // Every output value is written below.
+        let mut out = pool::for_overwrite::<T>(b * c * n_out);
         planes(&mut out, n_out, b * c * h * w, |p, dst| {
             let src = &x[p * h * w..(p + 1) * h * w];
             for (oy, r) in self.rows.iter().enumerate() {
@@ -115,7 +117,8 @@ impl AvgPlan {
         shown.push(self.out[1]);
         check_len(kernel, "output gradient", grad.len(), &shown);
         let n_out = self.out[0] * self.out[1];
-        let mut dx = vec![T::zero(); b * c * h * w];
+        // Every value is written from its plane's accumulator.
+        let mut dx = pool::for_overwrite::<T>(b * c * h * w);
         planes(&mut dx, h * w, b * c * h * w, |p, dst| {
             let g = &grad[p * n_out..(p + 1) * n_out];
             let mut acc = vec![0f64; h * w];

@@ -78,9 +78,11 @@ pub(crate) fn conv_transpose_forward<T: FloatElement>(
     let rows = ocg * ks.iter().product::<usize>();
     let n_in: usize = xs.iter().product();
     let n_out: usize = os.iter().product();
-    let mut out = vec![T::zero(); batch * oc * n_out];
+    // Each batch's task zeroes its part before `col2im` adds into it (see `scatter_planes`).
+    let mut out = pool::for_overwrite::<T>(batch * oc * n_out);
     let parallel = batch > 1 && batch * ic * rows * n_in >= PARALLEL_WORK;
     for_each_chunk(&mut out, oc * n_out, parallel, |b, out_b| {
+        out_b.fill(T::zero());
         let x_b = &x[b * ic * n_in..(b + 1) * ic * n_in];
         // Every value of `col` is written by the product.
         let mut col = pool::for_overwrite::<T>(rows * n_in);

@@ -6,6 +6,7 @@
 
 use super::common::{PARALLEL_WORK, check_len, for_each_chunk, from_f64, to_f64};
 use crate::element::FloatElement;
+use crate::tensor::pool;
 use burn_std::{InterpolateMode, InterpolateOptions};
 
 /// The cubic-convolution constant PyTorch uses for bicubic interpolation.
@@ -139,7 +140,8 @@ pub fn interpolate<T: FloatElement>(
     let (rows, cols) = plan(name, x_shape, output_size, &options);
     let [b, c, h, w] = x_shape;
     let [oh, ow] = output_size;
-    let mut out = vec![T::zero(); b * c * oh * ow];
+    // Every output value is written below.
+    let mut out = pool::for_overwrite::<T>(b * c * oh * ow);
     let work = out.len() * rows.n * cols.n;
     for_each_chunk(&mut out, oh * ow, work >= PARALLEL_WORK, |p, dst| {
         let src = &x[p * h * w..(p + 1) * h * w];

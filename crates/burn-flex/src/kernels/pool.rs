@@ -5,6 +5,7 @@
 use super::common::{PARALLEL_WORK, check_len, check_positive, for_each_chunk, valid_range};
 use crate::element::FloatElement;
 use crate::parallel;
+use crate::tensor::pool;
 
 /// Window parameters of a 2-d pool.
 #[derive(Debug, Clone, Copy)]
@@ -84,8 +85,9 @@ fn max_pool_planes<T: FloatElement>(
     let [b, c, h, w] = shape;
     let [oh, ow] = win.out_size(kernel, [h, w]);
     let n_out = oh * ow;
-    let mut values = vec![T::neg_infinity(); b * c * n_out];
-    let mut indices = vec![0i64; b * c * n_out];
+    // Every value and index is written below.
+    let mut values = pool::for_overwrite::<T>(b * c * n_out);
+    let mut indices = pool::for_overwrite::<i64>(b * c * n_out);
     let body = |p: usize, vals: &mut [T], idx: &mut [i64]| {
         let src = &x[p * h * w..(p + 1) * h * w];
         for oy in 0..oh {
@@ -140,10 +142,13 @@ pub(crate) fn scatter_planes<T: FloatElement>(
         grad.len(),
         indices.len()
     );
-    let mut out = vec![T::zero(); planes_count * plane];
     if planes_count == 0 || grad.is_empty() {
-        return out;
+        return vec![T::zero(); planes_count * plane];
     }
+    // Each plane is zeroed by its task before the adds: a fresh zeroed allocation would map
+    // the shared zero page on the first read and copy it on the first write, a second fault
+    // per page with a TLB flush on every core.
+    let mut out = pool::for_overwrite::<T>(planes_count * plane);
     assert!(
         grad.len().is_multiple_of(planes_count),
         "{kernel}: expected a gradient with a multiple of {planes_count} values (one plane per \
@@ -153,6 +158,7 @@ pub(crate) fn scatter_planes<T: FloatElement>(
     let n_out = grad.len() / planes_count;
     planes(&mut out, plane, grad.len(), |p, dst| {
         let g = &grad[p * n_out..(p + 1) * n_out];
+        dst.fill(T::zero());
         for (&v, &i) in g.iter().zip(&indices[p * n_out..(p + 1) * n_out]) {
             assert!(
                 i >= 0 && (i as usize) < plane,
