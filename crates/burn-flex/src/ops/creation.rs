@@ -39,12 +39,41 @@ pub fn arange(range: core::ops::Range<i64>, step: usize, dtype: DType) -> FlexTe
     })
 }
 
+/// Returns from the enclosing function with `v as D` mapped over `$tensor` when its dtype and
+/// `$dtype` are one of the listed pairs: a primitive cast the compiler vectorizes, where the
+/// general path goes through a `Scalar` per value.
+macro_rules! as_casts {
+    ($tensor:expr, $dtype:expr, [$(($s:ty, $d:ty)),* $(,)?]) => {
+        $(
+            if $tensor.dtype() == <$s as Element>::DTYPE && $dtype == <$d as Element>::DTYPE {
+                return map_into(&$tensor, |v: $s| v as $d);
+            }
+        )*
+    };
+}
+
 /// The values converted to `dtype` (`as`-cast semantics; bool ↔ numbers as 0/1).
 pub fn cast(tensor: FlexTensor, dtype: DType) -> FlexTensor {
     let same = tensor.dtype() == dtype || (tensor.dtype().is_bool() && dtype.is_bool());
     if same {
         return tensor;
     }
+    as_casts!(
+        tensor,
+        dtype,
+        [
+            (f32, i32),
+            (f32, i64),
+            (i32, f32),
+            (i64, f32),
+            (f32, f64),
+            (f64, f32),
+            (f64, i64),
+            (i64, f64),
+            (i32, i64),
+            (i64, i32)
+        ]
+    );
     with_elem!(tensor.dtype(), S => with_elem!(dtype, D => cast_typed::<S, D>(&tensor)))
 }
 
@@ -84,6 +113,22 @@ mod tests {
         assert_eq!(back.to_vec::<f64>(), vec![1.0, 0.0, 1.0, 1.0]);
         let h = cast(t.transpose(), DType::BF16);
         assert_eq!(h.to_vec::<bf16>()[0], bf16::from_f32(-1.7));
+        // The primitive fast paths saturate like `as`, NaN to 0.
+        let wide = FlexTensor::from_vec(vec![3e10f32, f32::NEG_INFINITY, f32::NAN, -2.9], [4]);
+        assert_eq!(
+            cast(wide.clone(), DType::I32).to_vec::<i32>(),
+            vec![i32::MAX, i32::MIN, 0, -2]
+        );
+        assert_eq!(
+            cast(wide, DType::I64).to_vec::<i64>(),
+            vec![30_000_001_024, i64::MIN, 0, -2]
+        );
+        let big = FlexTensor::from_vec(vec![(1i64 << 53) + 1, -7], [2]);
+        assert_eq!(
+            cast(big.clone(), DType::F32).to_vec::<f32>(),
+            vec![9.007_199e15, -7.0]
+        );
+        assert_eq!(cast(big, DType::I32).to_vec::<i32>(), vec![1, -7]);
         let i = FlexTensor::from_vec(vec![-1i64, 258], [2]);
         assert_eq!(cast(i, DType::U8).to_vec::<u8>(), vec![255, 2]);
     }
