@@ -5,6 +5,7 @@
 use super::{Flex, promote};
 use crate::FlexTensor;
 use crate::element::FloatElement;
+use crate::fuse::{self, Unary};
 use crate::ops::map::{map_same, zip_same};
 use crate::ops::softmax::{RowOp, rowwise};
 use burn_backend::Scalar;
@@ -15,7 +16,11 @@ type T = FlexTensor;
 
 impl ActivationOps<Flex> for Flex {
     fn relu(tensor: T) -> T {
-        with_float!(tensor.dtype(), "relu", E => map_same(tensor, |x: E| if x <= E::zero() { E::zero() } else { x }))
+        // Deferred like the other element-wise ops, so `relu(x·w + b)` adds the bias and clamps
+        // in one pass.
+        fuse::unary(Unary::Relu, tensor).unwrap_or_else(|tensor| {
+            with_float!(tensor.dtype(), "relu", E => map_same(tensor, |x: E| if x <= E::zero() { E::zero() } else { x }))
+        })
     }
     fn relu_backward(output: T, grad: T) -> T {
         let (output, grad) = promote(output, grad);

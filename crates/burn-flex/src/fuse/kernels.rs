@@ -51,6 +51,8 @@ elem_ops! {
     Recip(x, y) = x.recip();
     /// `tanh x` (vectorizable for `f32` and the half floats).
     Tanh(x, y) = x.tanh_vectorizable();
+    /// `max(x, 0)`: 0 for `x ≤ 0`, else `x` (NaN stays NaN), as the eager `relu`.
+    Relu(x, y) = if x <= E::zero() { E::zero() } else { x };
     /// `x + y`.
     Add(x, y) = x + y;
     /// `x - y`.
@@ -78,7 +80,7 @@ macro_rules! with_op {
 macro_rules! with_unary {
     ($op:expr, $F:ident => $body:expr) => {
         $crate::fuse::kernels::with_op!(
-            $op, $F => $body, Unary { Exp, Log, Neg, Abs, Sqrt, Recip, Tanh }
+            $op, $F => $body, Unary { Exp, Log, Neg, Abs, Sqrt, Recip, Tanh, Relu }
         )
     };
 }

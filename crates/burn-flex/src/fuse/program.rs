@@ -33,6 +33,8 @@ pub enum Unary {
     Recip,
     /// `tanh x`.
     Tanh,
+    /// `max(x, 0)`, NaN kept.
+    Relu,
 }
 
 /// A float function of two values.

@@ -5,7 +5,7 @@ use super::*;
 use crate::Flex;
 use crate::ops::{binary, reduce, unary};
 use burn_backend::Backend;
-use burn_backend::ops::FloatTensorOps;
+use burn_backend::ops::{ActivationOps, FloatTensorOps};
 use burn_std::{bf16, f16};
 
 const N: usize = DEFER_THRESHOLD + 77;
@@ -119,7 +119,12 @@ fn every_operation_in_steps_matches_eager<E: Storable + burn_std::Element>(cols:
     // Two short chains with a sub and div by scalars, computed in steps, streamed or not.
     let a = ramp::<E>(n, 0.01, &[rows, cols]);
     let fused = Flex::float_div_scalar(Flex::float_sub_scalar(a.clone(), one(2.0)), one(3.0));
-    let eager = binary::div_scalar(binary::sub_scalar(a, one(2.0)), one(3.0));
+    let eager = binary::div_scalar(binary::sub_scalar(a.clone(), one(2.0)), one(3.0));
+    assert_eq!(bits::<E>(fused), bits::<E>(eager));
+    // ReLU of values on both sides of 0 (none -0: the eager reference is `clamp_min`).
+    let fused = Flex::relu(Flex::float_sub_scalar(a.clone(), one(2.0)));
+    assert!(program_size(&fused).is_some());
+    let eager = unary::clamp_min(binary::sub_scalar(a, one(2.0)), one(0.0));
     assert_eq!(bits::<E>(fused), bits::<E>(eager));
 }
 
