@@ -13,6 +13,10 @@
 //! [`crate::simd`]). Other dtypes take one block per value: 53 bits for a uniform, two uniforms
 //! for a normal value.
 
+// The lockstep loops index several arrays by the same lane number: that is the shape the
+// compiler turns into one vector instruction per step.
+#![allow(clippy::needless_range_loop)]
+
 use super::map::PAR_THRESHOLD;
 use crate::parallel;
 use crate::simd::{self, vectorized};
