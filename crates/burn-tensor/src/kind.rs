@@ -328,6 +328,8 @@ kind_table! {
         fn sort_with_indices(tensor: T, dim: usize, descending: bool) -> (T, T) => [float_sort_with_indices, int_sort_with_indices];
         /// The indices that sort along a dim.
         fn argsort(tensor: T, dim: usize, descending: bool) -> T => [float_argsort, int_argsort];
+        /// The `k` largest along a dim, largest first, with their indices.
+        fn topk_with_indices(tensor: T, k: usize, dim: usize) -> (T, T) => [float_topk_with_indices, int_topk_with_indices];
         /// Combines values at indices along a dim.
         fn scatter(dim: usize, tensor: T, indices: T, value: T, update: IndexingUpdateOp) -> T => [float_scatter, int_scatter];
         /// Adds slices at indices along a dim.

@@ -134,5 +134,6 @@ impl<B: Backend, C: CheckpointStrategy> IntTensorOps<Self> for Autodiff<B, C> {
         fn int_sort(tensor: IntTensor<B>, dim: usize, descending: bool) -> IntTensor<B>;
         fn int_sort_with_indices(tensor: IntTensor<B>, dim: usize, descending: bool) -> (IntTensor<B>, IntTensor<B>);
         fn int_argsort(tensor: IntTensor<B>, dim: usize, descending: bool) -> IntTensor<B>;
+        fn int_topk_with_indices(tensor: IntTensor<B>, k: usize, dim: usize) -> (IntTensor<B>, IntTensor<B>);
     }
 }

@@ -4,6 +4,14 @@ use crate::tensor::{BoolTensor, FloatTensor};
 use crate::{Backend, TensorMetadata, read_sync};
 use burn_std::{AttentionModuleOptions, Shape, Slice, TensorData};
 
+/// The slices keeping the first `k` positions along `dim` of a tensor of `shape` (the default
+/// `topk` bodies narrow a descending sort with them).
+pub(crate) fn first_along(dim: usize, k: usize, shape: &Shape) -> Vec<Slice> {
+    let mut slices = vec![Slice::full(); shape.num_dims()];
+    slices[dim] = Slice::new(0, Some(k as isize), 1);
+    slices
+}
+
 /// Applies `f` to every value on the host (for rarely used math without a required op).
 pub(crate) fn float_host_unary<B: Backend>(
     tensor: FloatTensor<B>,

@@ -425,6 +425,21 @@ pub trait FloatTensorOps<B: Backend> {
         let indices = B::float_argsort(tensor.clone(), dim, descending);
         (B::float_gather(dim, tensor, indices.clone()), indices)
     }
+    /// The `k` largest values along `dim`, largest first (ties in index order, NaN largest), and
+    /// their indices: the first `k` of a descending stable sort. A backend may select them
+    /// without sorting the whole line.
+    fn float_topk_with_indices(
+        tensor: FloatTensor<B>,
+        k: usize,
+        dim: usize,
+    ) -> (FloatTensor<B>, IntTensor<B>) {
+        let (values, indices) = B::float_sort_with_indices(tensor, dim, true);
+        let slices = defaults::first_along(dim, k, &values.shape());
+        (
+            B::float_slice(values, &slices),
+            B::int_slice(indices, &slices),
+        )
+    }
     /// The indices that sort the tensor along `dim`.
     fn float_argsort(tensor: FloatTensor<B>, dim: usize, descending: bool) -> IntTensor<B> {
         let device = B::float_device(&tensor);

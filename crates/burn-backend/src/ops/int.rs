@@ -361,6 +361,20 @@ pub trait IntTensorOps<B: Backend> {
         let indices = B::int_argsort(tensor.clone(), dim, descending);
         (B::int_gather(dim, tensor, indices.clone()), indices)
     }
+    /// The `k` largest values along `dim`, largest first (ties in index order), and their
+    /// indices: the first `k` of a descending stable sort.
+    fn int_topk_with_indices(
+        tensor: IntTensor<B>,
+        k: usize,
+        dim: usize,
+    ) -> (IntTensor<B>, IntTensor<B>) {
+        let (values, indices) = B::int_sort_with_indices(tensor, dim, true);
+        let slices = defaults::first_along(dim, k, &values.shape());
+        (
+            B::int_slice(values, &slices),
+            B::int_slice(indices, &slices),
+        )
+    }
     /// The indices that sort the tensor along `dim`.
     fn int_argsort(tensor: IntTensor<B>, dim: usize, descending: bool) -> IntTensor<B> {
         let device = B::int_device(&tensor);

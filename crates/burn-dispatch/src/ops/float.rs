@@ -222,5 +222,6 @@ impl FloatTensorOps<Self> for Dispatch {
         fn float_sort(tensor: T => float, dim: usize => val, descending: bool => val) -> T => float;
         fn float_sort_with_indices(tensor: T => float, dim: usize => val, descending: bool => val) -> (T, T) => float_int;
         fn float_argsort(tensor: T => float, dim: usize => val, descending: bool => val) -> T => int;
+        fn float_topk_with_indices(tensor: T => float, k: usize => val, dim: usize => val) -> (T, T) => float_int;
     }
 }

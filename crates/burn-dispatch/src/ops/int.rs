@@ -147,5 +147,6 @@ impl IntTensorOps<Self> for Dispatch {
         fn int_sort(tensor: T => int, dim: usize => val, descending: bool => val) -> T => int;
         fn int_sort_with_indices(tensor: T => int, dim: usize => val, descending: bool => val) -> (T, T) => int_int;
         fn int_argsort(tensor: T => int, dim: usize => val, descending: bool => val) -> T => int;
+        fn int_topk_with_indices(tensor: T => int, k: usize => val, dim: usize => val) -> (T, T) => int_int;
     }
 }

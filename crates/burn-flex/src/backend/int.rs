@@ -187,6 +187,9 @@ impl IntTensorOps<Flex> for Flex {
     fn int_sort_with_indices(tensor: T, dim: usize, descending: bool) -> (T, T) {
         sort::sort_with_indices(tensor, dim, descending, int_dtype())
     }
+    fn int_topk_with_indices(tensor: T, k: usize, dim: usize) -> (T, T) {
+        sort::topk_with_indices(tensor, k, dim, int_dtype())
+    }
     fn int_argsort(tensor: T, dim: usize, descending: bool) -> T {
         sort::argsort(tensor, dim, descending, int_dtype())
     }

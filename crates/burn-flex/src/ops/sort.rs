@@ -7,7 +7,7 @@ use super::reduce::indices_tensor;
 use crate::element::as_f32;
 use crate::parallel;
 use crate::tensor::FlexTensor;
-use burn_std::{DType, Shape};
+use burn_std::{DType, Shape, Slice};
 
 /// Sorted values and their original indices along `dim`, as contiguous buffers laid out with
 /// `dim` moved last, plus that permuted shape and the permutation.
@@ -80,13 +80,12 @@ fn sort_lines<E: NumElement>(
     (sorted, order, shape, back)
 }
 
-/// The order that sorts an `f32` line stably, NaN largest: one integer sort of
-/// `key(value) << 32 | index`, where `key` orders the bits as the values (-0 as +0). The index in
-/// the low half makes every key distinct, so an unstable sort of them is stable for the values,
-/// and comparing integers in one array beats comparing floats through an index.
-fn sort_f32_line(line: &[f32], descending: bool) -> Vec<usize> {
-    let mut keys: Vec<u64> = line
-        .iter()
+/// The sort keys of an `f32` line: `key(value) << 32 | index`, where `key` orders the bits as
+/// the values (NaN largest, -0 as +0; reversed when `descending`). The index in the low half
+/// makes every key distinct, so an unstable sort of them is stable for the values, and
+/// comparing integers in one array beats comparing floats through an index.
+fn f32_keys(line: &[f32], descending: bool) -> Vec<u64> {
+    line.iter()
         .enumerate()
         .map(|(i, &v)| {
             let key = if v.is_nan() {
@@ -102,9 +101,74 @@ fn sort_f32_line(line: &[f32], descending: bool) -> Vec<usize> {
             let key = if descending { !key } else { key };
             u64::from(key) << 32 | i as u64
         })
-        .collect();
+        .collect()
+}
+
+/// The order that sorts an `f32` line stably (see [`f32_keys`]).
+fn sort_f32_line(line: &[f32], descending: bool) -> Vec<usize> {
+    let mut keys = f32_keys(line, descending);
     keys.sort_unstable();
     keys.into_iter().map(|k| k as u32 as usize).collect()
+}
+
+/// The `k` largest values along `dim` (largest first, ties in index order, NaN largest) and
+/// their indices (as `out_dtype`): the first `k` of a descending stable sort. `f32` lines
+/// select their `k` largest keys in linear time and sort only those.
+pub fn topk_with_indices(
+    tensor: FlexTensor,
+    k: usize,
+    dim: usize,
+    out_dtype: DType,
+) -> (FlexTensor, FlexTensor) {
+    let rank = tensor.rank();
+    assert!(
+        dim < rank,
+        "topk: dim {dim} out of range for a tensor of rank {rank}"
+    );
+    let size = tensor.shape()[dim];
+    assert!(
+        k <= size,
+        "topk: k = {k} exceeds the size {size} of dim {dim}"
+    );
+    if tensor.dtype() != DType::F32 || k == 0 || k == size || u32::try_from(size).is_err() {
+        let (values, indices) = sort_with_indices(tensor, dim, true, out_dtype);
+        let mut slices = vec![Slice::full(); rank];
+        slices[dim] = Slice::new(0, Some(k as isize), 1);
+        return (values.slice(&slices), indices.slice(&slices));
+    }
+    let mut axes: Vec<usize> = (0..rank).filter(|&d| d != dim).collect();
+    axes.push(dim);
+    let moved = tensor.permute(&axes);
+    let values = moved.values::<f32>();
+    let lines = values.len() / size;
+    let mut top = vec![0f32; lines * k];
+    let mut order = vec![0usize; lines * k];
+    let select = |i: usize, out: &mut [f32], idx: &mut [usize]| {
+        let line = &values[i * size..(i + 1) * size];
+        let mut keys = f32_keys(line, true);
+        keys.select_nth_unstable(k - 1);
+        keys[..k].sort_unstable();
+        for ((o, slot), &key) in out.iter_mut().zip(idx.iter_mut()).zip(&keys[..k]) {
+            *slot = key as u32 as usize;
+            *o = line[*slot];
+        }
+    };
+    if values.len() >= PAR_THRESHOLD {
+        parallel::for_each_chunk_pair_mut(&mut top, k, &mut order, k, select);
+    } else {
+        let lines = top.chunks_mut(k).zip(order.chunks_mut(k)).enumerate();
+        lines.for_each(|(i, (out, idx))| select(i, out, idx));
+    }
+    let mut shape = moved.shape().clone();
+    shape[rank - 1] = k;
+    let mut back = vec![0; rank];
+    for (i, &a) in axes.iter().enumerate() {
+        back[a] = i;
+    }
+    (
+        FlexTensor::from_vec(top, shape.clone()).permute(&back),
+        indices_tensor(order, shape, out_dtype).permute(&back),
+    )
 }
 
 /// The values sorted along `dim` (stable; NaN last when ascending).
@@ -194,6 +258,42 @@ mod tests {
                 let got = argsort(t, dim, descending, DType::I64).to_vec::<i64>();
                 let want = argsort(reference, dim, descending, DType::I64).to_vec::<i64>();
                 assert!(got == want, "dim {dim}, descending {descending}");
+            }
+        }
+    }
+
+    #[test]
+    fn topk_is_the_head_of_the_descending_sort() {
+        // Ties, ±0 and NaN; lines along either dim, split between threads or not; f32 selects,
+        // f64 sorts: both must give the head of the stable descending sort.
+        let values: Vec<f32> = (0..300 * 257)
+            .map(|i: usize| match i.wrapping_mul(2_654_435_761) % 29 {
+                0 => f32::NAN,
+                1 => -0.0,
+                2 => 0.0,
+                k => (k % 7) as f32 - 3.0,
+            })
+            .collect();
+        for dim in [0, 1] {
+            for k in [1, 5, 40] {
+                let t = FlexTensor::from_vec(values.clone(), [300, 257]);
+                let (v, i) = topk_with_indices(t.clone(), k, dim, DType::I64);
+                let (sv, si) = sort_with_indices(t, dim, true, DType::I64);
+                let mut slices = vec![Slice::full(); 2];
+                slices[dim] = Slice::new(0, Some(k as isize), 1);
+                let want_v = sv.slice(&slices).to_vec::<f32>();
+                let want_i = si.slice(&slices).to_vec::<i64>();
+                assert_eq!(
+                    v.shape(),
+                    &Shape::from(if dim == 0 { [k, 257] } else { [300, k] })
+                );
+                assert!(i.to_vec::<i64>() == want_i, "indices, dim {dim}, k {k}");
+                let same = v
+                    .to_vec::<f32>()
+                    .iter()
+                    .zip(&want_v)
+                    .all(|(a, b)| a.to_bits() == b.to_bits());
+                assert!(same, "values, dim {dim}, k {k}");
             }
         }
     }

@@ -376,8 +376,11 @@ impl<const D: usize, K: Numeric> Tensor<D, K> {
                 format_args!("k = {k} exceeds the size {size} of dim {dim}"),
             );
         }
-        let (values, indices) = self.sort_descending_with_indices(dim);
-        (values.narrow(dim, 0, k), indices.narrow(dim, 0, k))
+        let (values, indices) = K::topk_with_indices(self.into_primitive(), k, dim);
+        (
+            Tensor::from_primitive(values),
+            Tensor::from_primitive(indices),
+        )
     }
 
     /// Keeps the elements on and below the `diagonal`-th diagonal of the last two dims
