@@ -471,26 +471,19 @@ mod tests {
                 3e30,
             ])
             .collect();
-        for n in -5..=5 {
+        /// `powi_scalar` against `powi` for every value, bit for bit (through `f64`, exact).
+        fn check<E: crate::tensor::Storable + Float + Into<f64>>(xs: Vec<E>, n: i32) {
             let t = FlexTensor::from_vec(xs.clone(), [xs.len()]);
-            let got = powi_scalar(t, Scalar::Int(n)).to_vec::<f64>();
-            for (g, &x) in got.iter().zip(&xs) {
-                let want = x.powi(n as i32);
-                assert!(
-                    g.to_bits() == want.to_bits() || (g.is_nan() && want.is_nan()),
-                    "f64 {x}^{n}"
-                );
+            let got = powi_scalar(t, Scalar::Int(n.into())).to_vec::<E>();
+            for (&g, &x) in got.iter().zip(&xs) {
+                let (g, want): (f64, f64) = (g.into(), x.powi(n).into());
+                let same = g.to_bits() == want.to_bits() || (g.is_nan() && want.is_nan());
+                assert!(same, "{:?} {}^{n}", E::DTYPE, x.into());
             }
-            let narrow: Vec<f32> = xs.iter().map(|&x| x as f32).collect();
-            let t = FlexTensor::from_vec(narrow.clone(), [xs.len()]);
-            let got = powi_scalar(t, Scalar::Int(n)).to_vec::<f32>();
-            for (g, &x) in got.iter().zip(&narrow) {
-                let want = x.powi(n as i32);
-                assert!(
-                    g.to_bits() == want.to_bits() || (g.is_nan() && want.is_nan()),
-                    "f32 {x}^{n}"
-                );
-            }
+        }
+        for n in -5..=5 {
+            check(xs.clone(), n);
+            check(xs.iter().map(|&x| x as f32).collect(), n);
         }
     }
 }
