@@ -230,10 +230,29 @@ fn defer_binary(
     }
     debug_assert_eq!(broadcast_shape("fused", lhs.shape(), rhs.shape()), shape);
     let mut program = Program::new(lhs.dtype(), shape);
+    if is_one_chain_twice(&lhs, &rhs) {
+        // `x * x` of a chain nothing else holds (`square`): dropping one handle leaves the
+        // chain unshared, so it is inlined once and read as both operands instead of being
+        // computed into memory and loaded twice.
+        drop(rhs);
+        let a = program.operand(lhs);
+        program.push(Instr::Binary(op, a, a));
+        return Ok(finish(program));
+    }
     let a = program.operand(lhs);
     let b = program.operand(rhs);
     program.push(Instr::Binary(op, a, b));
     Ok(finish(program))
+}
+
+/// Whether `lhs` and `rhs` are the only two handles of one deferred chain, seen the same way.
+fn is_one_chain_twice(lhs: &FlexTensor, rhs: &FlexTensor) -> bool {
+    match (lhs.deferred_state(), rhs.deferred_state()) {
+        (Some(a), Some(b)) => {
+            Arc::ptr_eq(a, b) && Arc::strong_count(a) == 2 && lhs.layout() == rhs.layout()
+        }
+        _ => false,
+    }
 }
 
 /// The longest row a fused reduction computes into its scratch buffer.

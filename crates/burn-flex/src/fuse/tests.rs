@@ -390,3 +390,26 @@ fn in_place_operations_survive_a_sync_on_another_thread() {
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
     });
 }
+
+#[test]
+fn a_chain_times_itself_is_inlined_once_and_read_as_both_operands() {
+    let _serial = serial();
+    let (a, b) = (ramp::<f32>(N, 0.01, &[N]), ramp::<f32>(N, 0.02, &[N]));
+    let centered = Flex::float_sub(a.clone(), b.clone());
+    let squared = Flex::float_mul(centered.clone(), centered);
+    assert_eq!(
+        program_size(&squared),
+        Some((2, 4)),
+        "one program: 2 loads, sub, mul of the sub with itself"
+    );
+    let eager = binary::sub(a.clone(), b.clone());
+    let eager = binary::mul(eager.clone(), eager);
+    assert_eq!(bits::<f32>(squared), bits::<f32>(eager.clone()));
+    // A third handle keeps the chain shared: it is computed once and loaded.
+    let centered = Flex::float_sub(a, b);
+    let kept = centered.clone();
+    let squared = Flex::float_mul(centered.clone(), centered);
+    assert_eq!(program_size(&squared), Some((2, 3)));
+    assert_eq!(bits::<f32>(squared), bits::<f32>(eager));
+    drop(kept);
+}

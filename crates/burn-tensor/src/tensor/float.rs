@@ -182,17 +182,21 @@ impl<const D: usize> Tensor<D, Float> {
 
     /// The variance (with Bessel's correction) and the mean along `dim`.
     pub fn var_mean(self, dim: usize) -> (Self, Self) {
-        let mean = self.clone().mean_dim(dim);
-        (self.var(dim), mean)
+        self.var_and_mean(dim, 1)
     }
 
     /// The population variance and the mean along `dim`.
     pub fn var_mean_bias(self, dim: usize) -> (Self, Self) {
-        let mean = self.clone().mean_dim(dim);
-        (self.var_bias(dim), mean)
+        self.var_and_mean(dim, 0)
     }
 
     fn var_with_correction(self, dim: usize, correction: usize) -> Self {
+        self.var_and_mean(dim, correction).0
+    }
+
+    /// The variance dividing by `n - correction` and the mean, the mean computed once and
+    /// reused to center the values.
+    fn var_and_mean(self, dim: usize, correction: usize) -> (Self, Self) {
         check::dim_in_range("var", dim, D);
         let n = self.dims()[dim];
         if n <= correction {
@@ -201,11 +205,13 @@ impl<const D: usize> Tensor<D, Float> {
                 format_args!("dim {dim} has {n} elements, need more than {correction}"),
             );
         }
-        let centered = self.clone().sub(self.mean_dim(dim));
-        centered
+        let mean = self.clone().mean_dim(dim);
+        let centered = self.sub(mean.clone());
+        let var = centered
             .square()
             .sum_dim(dim)
-            .div_scalar((n - correction) as f64)
+            .div_scalar((n - correction) as f64);
+        (var, mean)
     }
 
     /// The cross product along `dim`, which must have size 3 (broadcasting the rest).
