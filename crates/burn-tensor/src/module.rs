@@ -1,5 +1,5 @@
 //! Neural-network functions over tensors: convolution, pooling, interpolation, embedding,
-//! linear and attention. Layouts are channels-first; weights follow PyTorch.
+//! linear, attention and layer normalization. Layouts are channels-first; weights follow PyTorch.
 
 use crate::tensor::check;
 use crate::{Bool, Int, Tensor};
@@ -303,5 +303,51 @@ pub fn attention(
         value.into_primitive(),
         mask.map(Tensor::into_primitive),
         options,
+    ))
+}
+
+/// Layer normalization over the last dim of `x [..., d]`: `(x - mean) / √(var + ε) · γ + β` with
+/// the biased variance, `gamma` and `beta` of shape `[d]` (`torch.nn.functional.layer_norm` over
+/// the last dim). One backend operation with its own backward: Flex normalizes each row in one
+/// read of it.
+///
+/// ```
+/// use burn_tensor::{Device, Tensor, module::layer_norm};
+///
+/// let device = Device::default();
+/// let x = Tensor::<2>::from_data([[1.0, 2.0, 3.0], [2.0, 2.0, 2.0]], &device);
+/// let gamma = Tensor::<1>::ones([3], &device);
+/// let y = layer_norm(x, gamma, None, 1e-5);
+/// let row = y.into_data().to_vec::<f32>().unwrap();
+/// assert!((row[0] + 1.2247).abs() < 1e-3 && row[1].abs() < 1e-6 && row[3].abs() < 1e-6);
+/// ```
+pub fn layer_norm<const D: usize>(
+    x: Tensor<D>,
+    gamma: Tensor<1>,
+    beta: Option<Tensor<1>>,
+    epsilon: f64,
+) -> Tensor<D> {
+    let dims = x.dims();
+    let d = if D == 0 { 0 } else { dims[D - 1] };
+    let params = [Some(&gamma), beta.as_ref()];
+    for (name, param) in ["gamma", "beta"].iter().zip(params) {
+        if let Some(param) = param {
+            if D == 0 || param.dims() != [d] {
+                check::fail(
+                    "layer_norm",
+                    format_args!(
+                        "expected {name} of shape [{d}] for an input {dims:?}, got {:?}",
+                        param.dims()
+                    ),
+                );
+            }
+            check::same_device("layer_norm", &x.device(), &param.device());
+        }
+    }
+    Tensor::from_primitive(Dispatch::layer_norm(
+        x.into_primitive(),
+        gamma.into_primitive(),
+        beta.map(Tensor::into_primitive),
+        epsilon,
     ))
 }

@@ -1,5 +1,5 @@
-//! `ModuleOps` for `Autodiff<B, C>`: convolutions, embedding and attention here, pooling and
-//! interpolation in `module_pool`. Every forward runs `B`'s kernel; the backward steps use
+//! `ModuleOps` for `Autodiff<B, C>`: convolutions, embedding, attention and layer
+//! normalization here, pooling and interpolation in `module_pool`. Every forward runs `B`'s kernel; the backward steps use
 //! `B`'s backward kernels and are compute-bound (never recomputed). The `*_backward` ops
 //! themselves run on `B` untracked: there are no second-order gradients through them.
 
@@ -55,7 +55,8 @@ fn conv_transpose_options_2d(options: ConvTransposeOptions<1>) -> ConvTransposeO
 /// Which of a convolution's inputs (`x`, `weight`, `bias`) want a gradient.
 type Wanted = [bool; 3];
 
-/// Records a convolution of `x` by `weight` (plus `bias`, when given) that produced
+/// Records a convolution of `x` by `weight` (plus `bias`, when given), or any operation of an
+/// input, a weight and an optional bias of that shape (layer normalization), that produced
 /// `output`; compute-bound. The step saves `x` and `weight`; `backward(x, weight, grad,
 /// wanted)` returns the gradients of the inputs flagged in `wanted` (the others `None`).
 fn record_conv<B, C, F>(
@@ -318,5 +319,32 @@ impl<B: Backend, C: CheckpointStrategy> ModuleOps<Self> for Autodiff<B, C> {
             ));
         }
         burn_backend::ops::attention_fallback::<Self>(query, key, value, mask, options)
+    }
+
+    // ---- normalization ---------------------------------------------------------------------
+
+    /// Forward with `B::layer_norm`; the gradients of the tracked inputs (input, scale, shift)
+    /// from one `B::layer_norm_backward`, which recomputes the row statistics from `x`.
+    fn layer_norm(x: AT<B>, gamma: AT<B>, beta: Option<AT<B>>, epsilon: f64) -> AT<B> {
+        let output = B::layer_norm(
+            x.primitive().clone(),
+            gamma.primitive().clone(),
+            beta.as_ref().map(|b| b.primitive().clone()),
+            epsilon,
+        );
+        record_conv::<B, C, _>(
+            &x,
+            &gamma,
+            beta.as_ref(),
+            output,
+            move |x, gamma, grad, [gx, gg, gb]| {
+                let grads = B::layer_norm_backward(x, gamma, grad, epsilon);
+                [
+                    gx.then_some(grads.x_grad),
+                    gg.then_some(grads.gamma_grad),
+                    gb.then_some(grads.beta_grad),
+                ]
+            },
+        )
     }
 }

@@ -1,5 +1,6 @@
 //! Gradients of the neural-network functions: activations, softmax and friends,
-//! convolutions, pooling, interpolation, embedding, linear, attention and losses.
+//! convolutions, pooling, interpolation, embedding, linear, attention, layer normalization and
+//! losses.
 //!
 //! The int indices of `embedding` and bool attention masks have no gradient by design.
 //! Inputs keep away from kinks (relu at 0, hard_sigmoid and relu6 at their bounds) and pooling
@@ -268,6 +269,14 @@ grad_cases! {
             is_causal: true,
         };
         attend(shaped(&t[0], [1, 2, 3, 4]), &t[1..], None, options)
+    };
+
+    // ---- normalization ------------------------------------------------------------------------
+    layer_norm: [unit(24), unit(6), unit(6)] => |t| {
+        module::layer_norm(shaped(&t[0], [4, 6]), t[1].clone(), Some(t[2].clone()), 1e-5).exp()
+    };
+    layer_norm_rank_3_no_shift: [unit(30), unit(5)] => |t| {
+        module::layer_norm(shaped(&t[0], [2, 3, 5]), t[1].clone(), None, 1e-5).exp()
     };
 
     // ---- losses ---------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ mod defaults;
 mod float;
 mod int;
 mod module;
+mod norm;
 mod qtensor;
 mod transaction;
 
@@ -20,5 +21,8 @@ pub use defaults::attention_fallback;
 pub use float::FloatTensorOps;
 pub use int::IntTensorOps;
 pub use module::{MaxPool1dWithIndices, MaxPool2dWithIndices, ModuleOps};
+pub use norm::{
+    LayerNormGrads, check_layer_norm, layer_norm_backward_fallback, layer_norm_fallback,
+};
 pub use qtensor::{QTensorOps, dequantize_default, propagate, q_matmul_dequantized};
 pub use transaction::{TransactionOps, TransactionPrimitive, TransactionPrimitiveData};

@@ -1,4 +1,5 @@
-//! Neural-network operations: convolution, pooling, interpolation, embedding, attention.
+//! Neural-network operations: convolution, pooling, interpolation, embedding, attention, layer
+//! normalization.
 
 use crate::tensor::{BoolTensor, FloatTensor, IntTensor};
 use crate::{Backend, TensorMetadata};
@@ -281,6 +282,28 @@ pub trait ModuleOps<B: Backend> {
         options: AttentionModuleOptions,
     ) -> FloatTensor<B> {
         super::defaults::attention_fallback::<B>(query, key, value, mask, options)
+    }
+    /// Layer normalization over the last dim of `x [..., d]`: `(x - mean) / √(var + ε) · γ + β`
+    /// with the biased variance, `gamma` and `beta` of shape `[d]`. By default
+    /// [`layer_norm_fallback`](super::layer_norm_fallback).
+    fn layer_norm(
+        x: FloatTensor<B>,
+        gamma: FloatTensor<B>,
+        beta: Option<FloatTensor<B>>,
+        epsilon: f64,
+    ) -> FloatTensor<B> {
+        super::norm::layer_norm_fallback::<B>(x, gamma, beta, epsilon)
+    }
+    /// The gradients of [`layer_norm`](ModuleOps::layer_norm) for the output gradient `grad`
+    /// (the shift's gradient whether or not there is one). By default
+    /// [`layer_norm_backward_fallback`](super::layer_norm_backward_fallback).
+    fn layer_norm_backward(
+        x: FloatTensor<B>,
+        gamma: FloatTensor<B>,
+        grad: FloatTensor<B>,
+        epsilon: f64,
+    ) -> super::LayerNormGrads<B> {
+        super::norm::layer_norm_backward_fallback::<B>(x, gamma, grad, epsilon)
     }
 }
 

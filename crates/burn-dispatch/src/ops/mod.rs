@@ -73,6 +73,14 @@ macro_rules! convert_out {
     ($E:ident, quantized, $x:expr) => {
         $E::wrap_quantized($x)
     };
+    ($E:ident, layer_norm_grads, $x:expr) => {{
+        let grads = $x;
+        burn_backend::ops::LayerNormGrads {
+            x_grad: $E::wrap_float(grads.x_grad),
+            gamma_grad: $E::wrap_float(grads.gamma_grad),
+            beta_grad: $E::wrap_float(grads.beta_grad),
+        }
+    }};
 }
 
 /// Converts a dispatch-level argument into the routed `Autodiff<B, C>`'s (floats become
@@ -103,6 +111,14 @@ macro_rules! convert_out_ad {
     ($E:ident, float_int, $s:expr, $x:expr) => {{
         let (a, b) = $x;
         ($E::wrap_autodiff(a, $s), $E::wrap_int(b))
+    }};
+    ($E:ident, layer_norm_grads, $s:expr, $x:expr) => {{
+        let grads = $x;
+        burn_backend::ops::LayerNormGrads {
+            x_grad: $E::wrap_autodiff(grads.x_grad, $s),
+            gamma_grad: $E::wrap_autodiff(grads.gamma_grad, $s),
+            beta_grad: $E::wrap_autodiff(grads.beta_grad, $s),
+        }
     }};
     ($E:ident, $kind:ident, $s:expr, $x:expr) => {
         convert_out!($E, $kind, $x)

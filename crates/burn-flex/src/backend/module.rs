@@ -5,15 +5,16 @@ use crate::FlexTensor;
 use crate::element::FloatElement;
 use crate::kernels::{
     adaptive_pool, attention as attn, avg_pool, conv, conv_backward, conv_transpose,
-    embedding as emb, interpolate as interp, pool,
+    embedding as emb, interpolate as interp, layer_norm as ln, pool,
 };
 use crate::ops::{creation, index::index_values, reduce};
 use crate::tensor::Storable;
-use burn_backend::ops::{MaxPool1dWithIndices, MaxPool2dWithIndices, ModuleOps};
+use burn_backend::ops::{
+    LayerNormGrads, MaxPool1dWithIndices, MaxPool2dWithIndices, ModuleOps, check_layer_norm,
+};
 use burn_backend::{
     AttentionModuleOptions, ConvOptions, ConvTransposeOptions, DType, InterpolateOptions,
 };
-use std::borrow::Cow;
 
 type T = FlexTensor;
 
@@ -27,12 +28,37 @@ fn dims<const N: usize>(op: &str, what: &str, t: &T) -> [usize; N] {
     })
 }
 
-/// The values of `t` (converted to `E`'s dtype when needed), row-major.
-fn values<E: FloatElement + Storable>(t: &T) -> Cow<'_, [E]> {
-    if t.dtype() == E::DTYPE {
-        t.values::<E>()
+/// The values of `t` (converted to `E`'s dtype when needed), row-major: the tensor's own when it
+/// is contiguous, else a copy held as a tensor, so that its buffer goes back to the pool when
+/// the kernel is done (a strided view such as the broadcast gradient of a sum is copied on every
+/// backward step).
+fn values<E: FloatElement + Storable>(t: &T) -> Values<E> {
+    let tensor = if t.dtype() == E::DTYPE {
+        t.clone()
     } else {
-        Cow::Owned(creation::cast(t.clone(), E::DTYPE).to_vec::<E>())
+        creation::cast(t.clone(), E::DTYPE)
+    };
+    Values {
+        tensor: tensor.to_contiguous(),
+        element: std::marker::PhantomData,
+    }
+}
+
+/// A contiguous tensor seen as its slice of `E` (see [`values`]).
+struct Values<E> {
+    tensor: FlexTensor,
+    element: std::marker::PhantomData<E>,
+}
+
+impl<E: Storable> std::ops::Deref for Values<E> {
+    type Target = [E];
+    fn deref(&self) -> &[E] {
+        let range = self
+            .tensor
+            .layout()
+            .contiguous_range()
+            .expect("`values` holds a contiguous tensor");
+        &self.tensor.storage::<E>()[range]
     }
 }
 
@@ -347,6 +373,49 @@ impl ModuleOps<Flex> for Flex {
             FlexTensor::from_vec(out, shape)
         })
     }
+    fn layer_norm(x: T, gamma: T, beta: Option<T>, epsilon: f64) -> T {
+        if !row_kernel_applies(&x, &gamma, beta.as_ref()) {
+            return burn_backend::ops::layer_norm_fallback::<Flex>(x, gamma, beta, epsilon);
+        }
+        let d = check_layer_norm::<Flex>("layer_norm", &x, &gamma);
+        let shape = x.shape().clone();
+        with_float!(x.dtype(), "layer_norm", E => {
+            let beta = beta.as_ref().map(values::<E>);
+            let out = ln::layer_norm(
+                &values::<E>(&x), d, &values::<E>(&gamma), beta.as_deref(), epsilon,
+            );
+            FlexTensor::from_vec(out, shape)
+        })
+    }
+    fn layer_norm_backward(x: T, gamma: T, grad: T, epsilon: f64) -> LayerNormGrads<Flex> {
+        if !row_kernel_applies(&x, &gamma, Some(&grad)) || grad.shape() != x.shape() {
+            return burn_backend::ops::layer_norm_backward_fallback::<Flex>(
+                x, gamma, grad, epsilon,
+            );
+        }
+        let d = check_layer_norm::<Flex>("layer_norm_backward", &x, &gamma);
+        let shape = x.shape().clone();
+        with_float!(x.dtype(), "layer_norm_backward", E => {
+            let (dx, dg, db) = ln::layer_norm_backward(
+                &values::<E>(&x), d, &values::<E>(&gamma), &values::<E>(&grad), epsilon,
+            );
+            LayerNormGrads {
+                x_grad: FlexTensor::from_vec(dx, shape),
+                gamma_grad: FlexTensor::from_vec(dg, [d]),
+                beta_grad: FlexTensor::from_vec(db, [d]),
+            }
+        })
+    }
+}
+
+/// Whether the row kernels of layer normalization take these operands: `f32` or `f64`, all of
+/// one dtype, a non-empty last dim. Half floats use the composition (its statistics in the
+/// element type, as the other backends compute them).
+fn row_kernel_applies(x: &T, gamma: &T, other: Option<&T>) -> bool {
+    matches!(x.dtype(), DType::F32 | DType::F64)
+        && gamma.dtype() == x.dtype()
+        && other.is_none_or(|t| t.dtype() == x.dtype())
+        && x.shape().dims.last().is_some_and(|&d| d > 0)
 }
 
 #[cfg(test)]

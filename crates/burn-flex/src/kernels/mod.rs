@@ -1,4 +1,5 @@
-//! Kernels over plain slices: matrix products, convolution, pooling, interpolation, attention.
+//! Kernels over plain slices: matrix products, convolution, pooling, interpolation, attention,
+//! layer normalization.
 //! They know shapes and strides but not tensors; `crate::ops` calls them.
 
 pub mod adaptive_pool;
@@ -19,6 +20,7 @@ pub(crate) mod im2col;
 pub mod int8_gemm;
 pub mod interpolate;
 mod isa;
+pub mod layer_norm;
 pub mod pool;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod simd16;

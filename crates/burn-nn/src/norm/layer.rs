@@ -54,14 +54,11 @@ impl LayerNorm {
         if dims[D - 1] != d_model {
             panic!("LayerNorm: expected an input [..., {d_model}], got shape {dims:?}");
         }
-        let (var, mean) = input.clone().var_mean_bias(D - 1);
-        let out = input
-            .sub(mean)
-            .div(var.add_scalar(self.epsilon).sqrt())
-            .mul(self.gamma.val().unsqueeze());
-        match &self.beta {
-            Some(beta) => out.add(beta.val().unsqueeze()),
-            None => out,
-        }
+        burn::tensor::module::layer_norm(
+            input,
+            self.gamma.val(),
+            self.beta.as_ref().map(|beta| beta.val()),
+            self.epsilon,
+        )
     }
 }

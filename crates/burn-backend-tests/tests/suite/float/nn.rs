@@ -1,7 +1,7 @@
 //! Layers as functions: embedding, linear, scaled dot-product attention (mask, causal, scale,
-//! softcap).
+//! softcap), layer normalization.
 
-use burn::tensor::module::{attention, embedding, linear};
+use burn::tensor::module::{attention, embedding, layer_norm, linear};
 use burn::tensor::ops::AttentionModuleOptions;
 use burn_backend_tests::reference::attention::{AttentionParams, attention as reference};
 use burn_backend_tests::{Env, Layout, RefArray};
@@ -238,4 +238,41 @@ fn attention_propagates_nan_scores() {
         values[2].is_finite() && values[3].is_finite(),
         "row 1: {values:?}"
     );
+}
+
+#[test]
+fn layer_norm_over_the_last_dim() {
+    // torch.nn.functional.layer_norm(x, [d], gamma, beta, eps)
+    let env = Env::new(crate::device());
+    let (rows, d) = (6, 37);
+    let x = env.random(&[2, 3, d], -2.0, 3.0, 281);
+    let gamma = env.random(&[d], 0.5, 1.5, 282);
+    let beta = env.random(&[d], -1.0, 1.0, 283);
+    let eps = 1e-5;
+    let mut normalized = vec![0.0; rows * d];
+    for r in 0..rows {
+        let row: Vec<f64> = (0..d).map(|j| x.at(&[r / 3, r % 3, j])).collect();
+        let mean = row.iter().sum::<f64>() / d as f64;
+        let var = row.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / d as f64;
+        for j in 0..d {
+            normalized[r * d + j] = (row[j] - mean) / (var + eps).sqrt();
+        }
+    }
+    let expected = RefArray::from_fn(&[2, 3, d], |i| {
+        normalized[(i[0] * 3 + i[1]) * d + i[2]] * gamma.at(&[i[2]]) + beta.at(&[i[2]])
+    });
+    let unshifted = RefArray::from_fn(&[2, 3, d], |i| {
+        normalized[(i[0] * 3 + i[1]) * d + i[2]] * gamma.at(&[i[2]])
+    });
+    for layout in Layout::ALL {
+        let got = layer_norm(
+            env.float_in::<3>(&x, layout),
+            env.float_in(&gamma, layout),
+            Some(env.float_in(&beta, layout)),
+            eps,
+        );
+        env.check(&format!("layer_norm ({layout:?})"), got, &expected, 8.0);
+    }
+    let got = layer_norm(env.float::<3>(&x), env.float(&gamma), None, eps);
+    env.check("layer_norm without shift", got, &unshifted, 8.0);
 }
