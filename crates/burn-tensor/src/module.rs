@@ -1,5 +1,6 @@
 //! Neural-network functions over tensors: convolution, pooling, interpolation, embedding,
-//! linear, attention and layer normalization. Layouts are channels-first; weights follow PyTorch.
+//! linear, attention, layer and batch normalization. Layouts are channels-first; weights follow
+//! PyTorch.
 
 use crate::tensor::check;
 use crate::{Bool, Int, Tensor};
@@ -350,4 +351,61 @@ pub fn layer_norm<const D: usize>(
         beta.map(Tensor::into_primitive),
         epsilon,
     ))
+}
+
+/// Batch normalization of `x [batch, channels, ...]` with the batch statistics (training mode):
+/// `(x - mean) / √(var + ε) · γ + β` per channel, the mean and biased variance taken over the
+/// batch and spatial dims, `gamma` and `beta` of shape `[channels]`
+/// (`torch.nn.functional.batch_norm(training=True)` without the running averages). Returns the
+/// output, and the mean and biased variance `[channels]` as constants (no gradient flows through
+/// them; the gradient of the output accounts for the statistics).
+///
+/// ```
+/// use burn_tensor::{Device, Tensor, module::batch_norm};
+///
+/// let device = Device::default();
+/// let x = Tensor::<3>::from_data([[[1.0, 3.0]], [[5.0, 7.0]]], &device); // [2, 1, 2]
+/// let (y, mean, var) = batch_norm(x, Tensor::ones([1], &device), Tensor::zeros([1], &device), 0.0);
+/// assert_eq!(mean.into_data().to_vec::<f32>().unwrap(), [4.0]);
+/// assert_eq!(var.into_data().to_vec::<f32>().unwrap(), [5.0]);
+/// let y = y.into_data().to_vec::<f32>().unwrap();
+/// assert!((y[0] + 3.0 / 5f32.sqrt()).abs() < 1e-5);
+/// ```
+pub fn batch_norm<const D: usize>(
+    x: Tensor<D>,
+    gamma: Tensor<1>,
+    beta: Tensor<1>,
+    epsilon: f64,
+) -> (Tensor<D>, Tensor<1>, Tensor<1>) {
+    let dims = x.dims();
+    if D < 2 {
+        check::fail(
+            "batch_norm",
+            format_args!("expected an input [batch, channels, ...], got shape {dims:?}"),
+        );
+    }
+    for (name, param) in [("gamma", &gamma), ("beta", &beta)] {
+        if param.dims() != [dims[1]] {
+            check::fail(
+                "batch_norm",
+                format_args!(
+                    "expected {name} of shape [{}] for an input {dims:?}, got {:?}",
+                    dims[1],
+                    param.dims()
+                ),
+            );
+        }
+        check::same_device("batch_norm", &x.device(), &param.device());
+    }
+    let out = Dispatch::batch_norm(
+        x.into_primitive(),
+        gamma.into_primitive(),
+        beta.into_primitive(),
+        epsilon,
+    );
+    (
+        Tensor::from_primitive(out.output),
+        Tensor::from_primitive(out.mean),
+        Tensor::from_primitive(out.var),
+    )
 }

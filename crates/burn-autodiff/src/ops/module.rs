@@ -1,4 +1,4 @@
-//! `ModuleOps` for `Autodiff<B, C>`: convolutions, embedding, attention and layer
+//! `ModuleOps` for `Autodiff<B, C>`: convolutions, embedding, attention and layer and batch
 //! normalization here, pooling and interpolation in `module_pool`. Every forward runs `B`'s kernel; the backward steps use
 //! `B`'s backward kernels and are compute-bound (never recomputed). The `*_backward` ops
 //! themselves run on `B` untracked: there are no second-order gradients through them.
@@ -12,7 +12,7 @@ use crate::checkpoint::{Checkpointer, Saved};
 use crate::grads::Gradients;
 use crate::graph::NodeId;
 use burn_backend::ops::{
-    AttentionModuleOptions, ConvOptions, ConvTransposeOptions, InterpolateOptions,
+    AttentionModuleOptions, BatchNormOutput, ConvOptions, ConvTransposeOptions, InterpolateOptions,
     MaxPool1dWithIndices, MaxPool2dWithIndices, ModuleOps,
 };
 use burn_backend::tensor::{BoolTensor, IntTensor};
@@ -346,5 +346,36 @@ impl<B: Backend, C: CheckpointStrategy> ModuleOps<Self> for Autodiff<B, C> {
                 ]
             },
         )
+    }
+
+    /// Forward with `B::batch_norm`; the gradients of the tracked inputs from one
+    /// `B::batch_norm_backward` (through the batch statistics). The returned statistics are
+    /// constants: they feed the running averages, not the loss.
+    fn batch_norm(x: AT<B>, gamma: AT<B>, beta: AT<B>, epsilon: f64) -> BatchNormOutput<Self> {
+        let out = B::batch_norm(
+            x.primitive().clone(),
+            gamma.primitive().clone(),
+            beta.primitive().clone(),
+            epsilon,
+        );
+        let output = record_conv::<B, C, _>(
+            &x,
+            &gamma,
+            Some(&beta),
+            out.output,
+            move |x, gamma, grad, [gx, gg, gb]| {
+                let grads = B::batch_norm_backward(x, gamma, grad, epsilon);
+                [
+                    gx.then_some(grads.x_grad),
+                    gg.then_some(grads.gamma_grad),
+                    gb.then_some(grads.beta_grad),
+                ]
+            },
+        );
+        BatchNormOutput {
+            output,
+            mean: AT::new(out.mean),
+            var: AT::new(out.var),
+        }
     }
 }

@@ -1,6 +1,6 @@
 //! Gradients of the neural-network functions: activations, softmax and friends,
-//! convolutions, pooling, interpolation, embedding, linear, attention, layer normalization and
-//! losses.
+//! convolutions, pooling, interpolation, embedding, linear, attention, layer and batch
+//! normalization and losses.
 //!
 //! The int indices of `embedding` and bool attention masks have no gradient by design.
 //! Inputs keep away from kinks (relu at 0, hard_sigmoid and relu6 at their bounds) and pooling
@@ -277,6 +277,12 @@ grad_cases! {
     };
     layer_norm_rank_3_no_shift: [unit(30), unit(5)] => |t| {
         module::layer_norm(shaped(&t[0], [2, 3, 5]), t[1].clone(), None, 1e-5).exp()
+    };
+    batch_norm: [unit(24), unit(3), unit(3)] => |t| {
+        module::batch_norm(shaped(&t[0], [2, 3, 4]), t[1].clone(), t[2].clone(), 1e-5).0.exp()
+    };
+    batch_norm_rank_2: [unit(12), unit(3), unit(3)] => |t| {
+        module::batch_norm(shaped(&t[0], [4, 3]), t[1].clone(), t[2].clone(), 1e-5).0.exp()
     };
 
     // ---- losses ---------------------------------------------------------------------------------

@@ -22,7 +22,8 @@ pub use float::FloatTensorOps;
 pub use int::IntTensorOps;
 pub use module::{MaxPool1dWithIndices, MaxPool2dWithIndices, ModuleOps};
 pub use norm::{
-    LayerNormGrads, check_layer_norm, layer_norm_backward_fallback, layer_norm_fallback,
+    BatchNormOutput, NormGrads, batch_norm_backward_fallback, batch_norm_fallback,
+    check_batch_norm, check_layer_norm, layer_norm_backward_fallback, layer_norm_fallback,
 };
 pub use qtensor::{QTensorOps, dequantize_default, propagate, q_matmul_dequantized};
 pub use transaction::{TransactionOps, TransactionPrimitive, TransactionPrimitiveData};

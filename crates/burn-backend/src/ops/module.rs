@@ -302,8 +302,31 @@ pub trait ModuleOps<B: Backend> {
         gamma: FloatTensor<B>,
         grad: FloatTensor<B>,
         epsilon: f64,
-    ) -> super::LayerNormGrads<B> {
+    ) -> super::NormGrads<B> {
         super::norm::layer_norm_backward_fallback::<B>(x, gamma, grad, epsilon)
+    }
+    /// Batch normalization of `x [n, c, ...]` with its batch statistics (training mode):
+    /// `(x - mean) / √(var + ε) · γ + β` per channel, `gamma` and `beta` of shape `[c]`; returns
+    /// the output and the per-channel mean and biased variance. By default
+    /// [`batch_norm_fallback`](super::batch_norm_fallback).
+    fn batch_norm(
+        x: FloatTensor<B>,
+        gamma: FloatTensor<B>,
+        beta: FloatTensor<B>,
+        epsilon: f64,
+    ) -> super::BatchNormOutput<B> {
+        super::norm::batch_norm_fallback::<B>(x, gamma, beta, epsilon)
+    }
+    /// The gradients of [`batch_norm`](ModuleOps::batch_norm)'s output for the output gradient
+    /// `grad`, through the batch statistics. By default
+    /// [`batch_norm_backward_fallback`](super::batch_norm_backward_fallback).
+    fn batch_norm_backward(
+        x: FloatTensor<B>,
+        gamma: FloatTensor<B>,
+        grad: FloatTensor<B>,
+        epsilon: f64,
+    ) -> super::NormGrads<B> {
+        super::norm::batch_norm_backward_fallback::<B>(x, gamma, grad, epsilon)
     }
 }
 

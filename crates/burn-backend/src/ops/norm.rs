@@ -1,19 +1,20 @@
-//! Layer normalization composed from float operations: the default bodies of
-//! [`ModuleOps::layer_norm`](super::ModuleOps::layer_norm) and its backward, public so that a
+//! Layer and batch normalization composed from float operations: the default bodies of
+//! [`ModuleOps::layer_norm`](super::ModuleOps::layer_norm),
+//! [`ModuleOps::batch_norm`](super::ModuleOps::batch_norm) and their backwards, public so that a
 //! backend with a fused kernel for some dtypes or layouts can fall back to them for the others.
 
 use crate::tensor::FloatTensor;
 use crate::{Backend, TensorMetadata};
 use burn_std::{Scalar, Shape};
 
-/// The gradients of a layer normalization with respect to its input and parameters.
+/// The gradients of a layer or batch normalization with respect to its input and parameters.
 #[derive(Debug, Clone)]
-pub struct LayerNormGrads<B: Backend> {
-    /// The gradient of the input, its shape `[..., d]`.
+pub struct NormGrads<B: Backend> {
+    /// The gradient of the input, its shape.
     pub x_grad: FloatTensor<B>,
-    /// The gradient of the scale `γ`, `[d]`.
+    /// The gradient of the scale `γ` (one value per normalized feature or channel).
     pub gamma_grad: FloatTensor<B>,
-    /// The gradient of the shift `β`, `[d]`.
+    /// The gradient of the shift `β` (the shape of `γ`).
     pub beta_grad: FloatTensor<B>,
 }
 
@@ -82,7 +83,7 @@ pub fn layer_norm_backward_fallback<B: Backend>(
     gamma: FloatTensor<B>,
     grad: FloatTensor<B>,
     epsilon: f64,
-) -> LayerNormGrads<B> {
+) -> NormGrads<B> {
     let d = check_layer_norm::<B>("layer_norm_backward", &x, &gamma);
     let shape = x.shape();
     let rank = shape.num_dims();
@@ -104,9 +105,138 @@ pub fn layer_norm_backward_fallback<B: Backend>(
         let t = B::float_reshape(t, Shape::new([rows, d]));
         B::float_reshape(B::float_sum_dim(t, 0), Shape::new([d]))
     };
-    LayerNormGrads {
+    NormGrads {
         x_grad,
         gamma_grad: column_sum(B::float_mul(grad.clone(), normalized)),
         beta_grad: column_sum(grad),
+    }
+}
+
+/// A batch normalization's output and the batch statistics it used.
+#[derive(Debug, Clone)]
+pub struct BatchNormOutput<B: Backend> {
+    /// The normalized, scaled and shifted input, its shape.
+    pub output: FloatTensor<B>,
+    /// The mean of each channel over the batch and spatial dims, `[c]`.
+    pub mean: FloatTensor<B>,
+    /// The biased variance of each channel, `[c]`.
+    pub var: FloatTensor<B>,
+}
+
+/// Checks the operands of a batch normalization of `x [n, c, ...]` (rank at least 2) with
+/// per-channel `gamma`; returns `[n, c, s]`, `s` the product of the spatial dims.
+pub fn check_batch_norm<B: Backend>(
+    op: &str,
+    x: &FloatTensor<B>,
+    gamma: &FloatTensor<B>,
+) -> [usize; 3] {
+    let shape = x.shape();
+    if shape.num_dims() < 2 {
+        panic!(
+            "{op}: expected an input [batch, channels, ...], got shape {:?}",
+            shape.dims
+        );
+    }
+    let (n, c) = (shape[0], shape[1]);
+    if gamma.shape().dims != [c] {
+        panic!(
+            "{op}: expected a scale of shape [{c}] for an input of shape {:?}, got {:?}",
+            shape.dims,
+            gamma.shape().dims
+        );
+    }
+    let s = shape.dims[2..].iter().product();
+    [n, c, s]
+}
+
+/// `[c]` seen as `[1, c, 1]`.
+fn per_channel<B: Backend>(tensor: FloatTensor<B>) -> FloatTensor<B> {
+    let c = tensor.shape()[0];
+    B::float_reshape(tensor, Shape::new([1, c, 1]))
+}
+
+/// The mean of `t [n, c, s]` over dims 0 and 2, `[1, c, 1]`.
+fn channel_mean<B: Backend>(t: FloatTensor<B>) -> FloatTensor<B> {
+    B::float_mean_dim(B::float_mean_dim(t, 2), 0)
+}
+
+/// The sum of `t [n, c, s]` over dims 0 and 2, `[c]`.
+fn channel_sum<B: Backend>(t: FloatTensor<B>) -> FloatTensor<B> {
+    let c = t.shape()[1];
+    B::float_reshape(B::float_sum_dim(B::float_sum_dim(t, 2), 0), Shape::new([c]))
+}
+
+/// The batch mean and `1 / √(var + ε)` of `x [n, c, s]`, each `[1, c, 1]`, and the variance.
+fn channel_statistics<B: Backend>(
+    x: FloatTensor<B>,
+    epsilon: f64,
+) -> (FloatTensor<B>, FloatTensor<B>, FloatTensor<B>) {
+    let mean = channel_mean::<B>(x.clone());
+    let centered = B::float_sub(x, mean.clone());
+    let var = channel_mean::<B>(B::float_mul(centered.clone(), centered));
+    let inv_std = B::float_recip(B::float_sqrt(B::float_add_scalar(
+        var.clone(),
+        Scalar::Float(epsilon),
+    )));
+    (mean, inv_std, var)
+}
+
+/// Batch normalization of `x [n, c, ...]` with the batch statistics (training mode):
+/// `(x - mean) / √(var + ε) · γ + β` per channel, the mean and biased variance over the batch and
+/// spatial dims (as `torch.nn.functional.batch_norm(training=True)`); returns them too.
+pub fn batch_norm_fallback<B: Backend>(
+    x: FloatTensor<B>,
+    gamma: FloatTensor<B>,
+    beta: FloatTensor<B>,
+    epsilon: f64,
+) -> BatchNormOutput<B> {
+    let [n, c, s] = check_batch_norm::<B>("batch_norm", &x, &gamma);
+    let shape = x.shape();
+    let x = B::float_reshape(x, Shape::new([n, c, s]));
+    let (mean, inv_std, var) = channel_statistics::<B>(x.clone(), epsilon);
+    let normalized = B::float_mul(B::float_sub(x, mean.clone()), inv_std);
+    let output = B::float_add(
+        B::float_mul(normalized, per_channel::<B>(gamma)),
+        per_channel::<B>(beta),
+    );
+    BatchNormOutput {
+        output: B::float_reshape(output, shape),
+        mean: B::float_reshape(mean, Shape::new([c])),
+        var: B::float_reshape(var, Shape::new([c])),
+    }
+}
+
+/// The gradients of [`batch_norm_fallback`] given the output's gradient `grad`: per channel,
+/// with `x̂ = (x - mean)·r` and `h = grad·γ`, `∂x = r·(h - mean(h) - x̂·mean(h·x̂))`,
+/// `∂γ = Σ grad·x̂` and `∂β = Σ grad`, means and sums over the batch and spatial dims.
+pub fn batch_norm_backward_fallback<B: Backend>(
+    x: FloatTensor<B>,
+    gamma: FloatTensor<B>,
+    grad: FloatTensor<B>,
+    epsilon: f64,
+) -> NormGrads<B> {
+    let [n, c, s] = check_batch_norm::<B>("batch_norm_backward", &x, &gamma);
+    let shape = x.shape();
+    let flat = Shape::new([n, c, s]);
+    let (x, grad) = (
+        B::float_reshape(x, flat.clone()),
+        B::float_reshape(grad, flat),
+    );
+    let (mean, inv_std, _) = channel_statistics::<B>(x.clone(), epsilon);
+    let normalized = B::float_mul(B::float_sub(x, mean), inv_std.clone());
+    let scaled = B::float_mul(grad.clone(), per_channel::<B>(gamma));
+    let mean_scaled = channel_mean::<B>(scaled.clone());
+    let mean_projected = channel_mean::<B>(B::float_mul(scaled.clone(), normalized.clone()));
+    let x_grad = B::float_mul(
+        B::float_sub(
+            B::float_sub(scaled, mean_scaled),
+            B::float_mul(normalized.clone(), mean_projected),
+        ),
+        inv_std,
+    );
+    NormGrads {
+        x_grad: B::float_reshape(x_grad, shape),
+        gamma_grad: channel_sum::<B>(B::float_mul(grad.clone(), normalized)),
+        beta_grad: channel_sum::<B>(grad),
     }
 }

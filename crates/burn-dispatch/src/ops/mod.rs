@@ -73,9 +73,17 @@ macro_rules! convert_out {
     ($E:ident, quantized, $x:expr) => {
         $E::wrap_quantized($x)
     };
-    ($E:ident, layer_norm_grads, $x:expr) => {{
+    ($E:ident, batch_norm_output, $x:expr) => {{
+        let out = $x;
+        burn_backend::ops::BatchNormOutput {
+            output: $E::wrap_float(out.output),
+            mean: $E::wrap_float(out.mean),
+            var: $E::wrap_float(out.var),
+        }
+    }};
+    ($E:ident, norm_grads, $x:expr) => {{
         let grads = $x;
-        burn_backend::ops::LayerNormGrads {
+        burn_backend::ops::NormGrads {
             x_grad: $E::wrap_float(grads.x_grad),
             gamma_grad: $E::wrap_float(grads.gamma_grad),
             beta_grad: $E::wrap_float(grads.beta_grad),
@@ -112,9 +120,17 @@ macro_rules! convert_out_ad {
         let (a, b) = $x;
         ($E::wrap_autodiff(a, $s), $E::wrap_int(b))
     }};
-    ($E:ident, layer_norm_grads, $s:expr, $x:expr) => {{
+    ($E:ident, batch_norm_output, $s:expr, $x:expr) => {{
+        let out = $x;
+        burn_backend::ops::BatchNormOutput {
+            output: $E::wrap_autodiff(out.output, $s),
+            mean: $E::wrap_autodiff(out.mean, $s),
+            var: $E::wrap_autodiff(out.var, $s),
+        }
+    }};
+    ($E:ident, norm_grads, $s:expr, $x:expr) => {{
         let grads = $x;
-        burn_backend::ops::LayerNormGrads {
+        burn_backend::ops::NormGrads {
             x_grad: $E::wrap_autodiff(grads.x_grad, $s),
             gamma_grad: $E::wrap_autodiff(grads.gamma_grad, $s),
             beta_grad: $E::wrap_autodiff(grads.beta_grad, $s),

@@ -73,6 +73,8 @@ impl ModuleOps<Self> for Dispatch {
         fn embedding_backward(weights: T => float, output_grad: T => float, indices: T => int) -> T => float;
         fn attention(query: T => float, key: T => float, value: T => float, mask: Option<T> => opt_bool, options: AttentionModuleOptions => val) -> T => float;
         fn layer_norm(x: T => float, gamma: T => float, beta: Option<T> => opt_float, epsilon: f64 => val) -> T => float;
-        fn layer_norm_backward(x: T => float, gamma: T => float, grad: T => float, epsilon: f64 => val) -> burn_backend::ops::LayerNormGrads<Self> => layer_norm_grads;
+        fn layer_norm_backward(x: T => float, gamma: T => float, grad: T => float, epsilon: f64 => val) -> burn_backend::ops::NormGrads<Self> => norm_grads;
+        fn batch_norm(x: T => float, gamma: T => float, beta: T => float, epsilon: f64 => val) -> burn_backend::ops::BatchNormOutput<Self> => batch_norm_output;
+        fn batch_norm_backward(x: T => float, gamma: T => float, grad: T => float, epsilon: f64 => val) -> burn_backend::ops::NormGrads<Self> => norm_grads;
     }
 }

@@ -4,13 +4,14 @@ use super::{Flex, float_like, int_dtype};
 use crate::FlexTensor;
 use crate::element::FloatElement;
 use crate::kernels::{
-    adaptive_pool, attention as attn, avg_pool, conv, conv_backward, conv_transpose,
-    embedding as emb, interpolate as interp, layer_norm as ln, pool,
+    adaptive_pool, attention as attn, avg_pool, batch_norm as bn, conv, conv_backward,
+    conv_transpose, embedding as emb, interpolate as interp, layer_norm as ln, pool,
 };
 use crate::ops::{creation, index::index_values, reduce};
 use crate::tensor::Storable;
 use burn_backend::ops::{
-    LayerNormGrads, MaxPool1dWithIndices, MaxPool2dWithIndices, ModuleOps, check_layer_norm,
+    BatchNormOutput, MaxPool1dWithIndices, MaxPool2dWithIndices, ModuleOps, NormGrads,
+    check_batch_norm, check_layer_norm,
 };
 use burn_backend::{
     AttentionModuleOptions, ConvOptions, ConvTransposeOptions, DType, InterpolateOptions,
@@ -387,7 +388,7 @@ impl ModuleOps<Flex> for Flex {
             FlexTensor::from_vec(out, shape)
         })
     }
-    fn layer_norm_backward(x: T, gamma: T, grad: T, epsilon: f64) -> LayerNormGrads<Flex> {
+    fn layer_norm_backward(x: T, gamma: T, grad: T, epsilon: f64) -> NormGrads<Flex> {
         if !row_kernel_applies(&x, &gamma, Some(&grad)) || grad.shape() != x.shape() {
             return burn_backend::ops::layer_norm_backward_fallback::<Flex>(
                 x, gamma, grad, epsilon,
@@ -399,23 +400,61 @@ impl ModuleOps<Flex> for Flex {
             let (dx, dg, db) = ln::layer_norm_backward(
                 &values::<E>(&x), d, &values::<E>(&gamma), &values::<E>(&grad), epsilon,
             );
-            LayerNormGrads {
+            NormGrads {
                 x_grad: FlexTensor::from_vec(dx, shape),
                 gamma_grad: FlexTensor::from_vec(dg, [d]),
                 beta_grad: FlexTensor::from_vec(db, [d]),
             }
         })
     }
+    fn batch_norm(x: T, gamma: T, beta: T, epsilon: f64) -> BatchNormOutput<Flex> {
+        if !row_kernel_applies(&x, &gamma, Some(&beta)) {
+            return burn_backend::ops::batch_norm_fallback::<Flex>(x, gamma, beta, epsilon);
+        }
+        let dims = check_batch_norm::<Flex>("batch_norm", &x, &gamma);
+        let [_, c, _] = dims;
+        let shape = x.shape().clone();
+        with_float!(x.dtype(), "batch_norm", E => {
+            let (out, mean, var) = bn::batch_norm(
+                &values::<E>(&x), dims, &values::<E>(&gamma), &values::<E>(&beta), epsilon,
+            );
+            BatchNormOutput {
+                output: FlexTensor::from_vec(out, shape),
+                mean: FlexTensor::from_vec(mean, [c]),
+                var: FlexTensor::from_vec(var, [c]),
+            }
+        })
+    }
+    fn batch_norm_backward(x: T, gamma: T, grad: T, epsilon: f64) -> NormGrads<Flex> {
+        if !row_kernel_applies(&x, &gamma, Some(&grad)) || grad.shape() != x.shape() {
+            return burn_backend::ops::batch_norm_backward_fallback::<Flex>(
+                x, gamma, grad, epsilon,
+            );
+        }
+        let dims = check_batch_norm::<Flex>("batch_norm_backward", &x, &gamma);
+        let [_, c, _] = dims;
+        let shape = x.shape().clone();
+        with_float!(x.dtype(), "batch_norm_backward", E => {
+            let (dx, dg, db) = bn::batch_norm_backward(
+                &values::<E>(&x), dims, &values::<E>(&gamma), &values::<E>(&grad), epsilon,
+            );
+            NormGrads {
+                x_grad: FlexTensor::from_vec(dx, shape),
+                gamma_grad: FlexTensor::from_vec(dg, [c]),
+                beta_grad: FlexTensor::from_vec(db, [c]),
+            }
+        })
+    }
 }
 
-/// Whether the row kernels of layer normalization take these operands: `f32` or `f64`, all of
-/// one dtype, a non-empty last dim. Half floats use the composition (its statistics in the
-/// element type, as the other backends compute them).
+/// Whether the kernels of layer and batch normalization take these operands: `f32` or `f64`,
+/// all of one dtype, not empty. Half floats use the composition (its statistics in the element
+/// type, as the other backends compute them).
 fn row_kernel_applies(x: &T, gamma: &T, other: Option<&T>) -> bool {
     matches!(x.dtype(), DType::F32 | DType::F64)
         && gamma.dtype() == x.dtype()
         && other.is_none_or(|t| t.dtype() == x.dtype())
-        && x.shape().dims.last().is_some_and(|&d| d > 0)
+        && x.shape().num_elements() > 0
 }
 
 #[cfg(test)]

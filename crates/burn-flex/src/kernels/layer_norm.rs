@@ -19,7 +19,7 @@ const LANES: usize = 16;
 /// `Σ f(a_i, b_i)` over two equally long rows, in [`LANES`] partial sums (vectorizes; the order
 /// of additions depends only on the length).
 #[inline(always)]
-fn lane_sum<E: FloatElement>(a: &[E], b: &[E], f: impl Fn(E, E) -> E) -> E {
+pub(crate) fn lane_sum<E: FloatElement>(a: &[E], b: &[E], f: impl Fn(E, E) -> E) -> E {
     let mut lanes = [E::zero(); LANES];
     let (ca, cb) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
     let (ta, tb) = (ca.remainder(), cb.remainder());

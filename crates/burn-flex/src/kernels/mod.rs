@@ -1,10 +1,11 @@
 //! Kernels over plain slices: matrix products, convolution, pooling, interpolation, attention,
-//! layer normalization.
+//! layer and batch normalization.
 //! They know shapes and strides but not tensors; `crate::ops` calls them.
 
 pub mod adaptive_pool;
 pub mod attention;
 pub mod avg_pool;
+pub mod batch_norm;
 mod common;
 pub mod conv;
 pub mod conv_backward;

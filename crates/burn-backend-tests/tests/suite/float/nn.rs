@@ -1,7 +1,7 @@
 //! Layers as functions: embedding, linear, scaled dot-product attention (mask, causal, scale,
-//! softcap), layer normalization.
+//! softcap), layer and batch normalization.
 
-use burn::tensor::module::{attention, embedding, layer_norm, linear};
+use burn::tensor::module::{attention, batch_norm, embedding, layer_norm, linear};
 use burn::tensor::ops::AttentionModuleOptions;
 use burn_backend_tests::reference::attention::{AttentionParams, attention as reference};
 use burn_backend_tests::{Env, Layout, RefArray};
@@ -275,4 +275,53 @@ fn layer_norm_over_the_last_dim() {
     }
     let got = layer_norm(env.float::<3>(&x), env.float(&gamma), None, eps);
     env.check("layer_norm without shift", got, &unshifted, 8.0);
+}
+
+#[test]
+fn batch_norm_with_the_batch_statistics() {
+    // torch.nn.functional.batch_norm(x, None, None, gamma, beta, training=True, eps=eps), and the
+    // batch mean and biased variance per channel
+    let env = Env::new(crate::device());
+    let (n, c, h, w) = (3, 4, 5, 6);
+    let x = env.random(&[n, c, h, w], -2.0, 3.0, 284);
+    let gamma = env.random(&[c], 0.5, 1.5, 285);
+    let beta = env.random(&[c], -1.0, 1.0, 286);
+    let eps = 1e-5;
+    let count = (n * h * w) as f64;
+    let mut means = vec![0.0; c];
+    let mut vars = vec![0.0; c];
+    for ch in 0..c {
+        let values = || {
+            (0..n)
+                .flat_map(move |i| (0..h * w).map(move |p| (i, p)))
+                .map(|(i, p)| x.at(&[i, ch, p / w, p % w]))
+        };
+        means[ch] = values().sum::<f64>() / count;
+        vars[ch] = values().map(|v| (v - means[ch]).powi(2)).sum::<f64>() / count;
+    }
+    let expected = RefArray::from_fn(&[n, c, h, w], |i| {
+        let ch = i[1];
+        (x.at(i) - means[ch]) / (vars[ch] + eps).sqrt() * gamma.at(&[ch]) + beta.at(&[ch])
+    });
+    for layout in Layout::ALL {
+        let (got, mean, var) = batch_norm(
+            env.float_in::<4>(&x, layout),
+            env.float_in(&gamma, layout),
+            env.float_in(&beta, layout),
+            eps,
+        );
+        env.check(&format!("batch_norm ({layout:?})"), got, &expected, 8.0);
+        env.check(
+            "batch_norm mean",
+            mean,
+            &RefArray::new(&[c], means.clone()),
+            8.0,
+        );
+        env.check(
+            "batch_norm var",
+            var,
+            &RefArray::new(&[c], vars.clone()),
+            8.0,
+        );
+    }
 }
