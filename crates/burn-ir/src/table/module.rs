@@ -31,6 +31,7 @@ macro_rules! module_operations {
                     => |c| rules::same(c, &weight);
                 Attention = attention(query: F, key: F, value: F, mask: OptB, options: Val[AttentionModuleOptions]) -> F
                     => |c| rules::attention(c, &query, &value);
+                LayerNorm = layer_norm(x: F, gamma: F, beta: OptF, epsilon: Val[f64]) -> F => |c| rules::same(c, &x);
         ]);
     };
     ($callback:ident, decomposed) => {

@@ -350,3 +350,22 @@ fn an_outside_tensor_first_in_a_cat_becomes_a_constant() {
         vec![7, 8, 1, 2, 3]
     );
 }
+
+#[test]
+fn layer_norm_is_recorded_whole_and_replays_like_eager() {
+    use burn::tensor::module::layer_norm;
+    let device = crate::device();
+    let env = Env::new(device.clone());
+    let gamma = env.float::<1>(&env.random(&[6], 0.5, 1.5, 110));
+    let beta = env.float::<1>(&env.random(&[6], -1.0, 1.0, 111));
+    let run = |x: Tensor<3>| layer_norm(x, gamma.clone(), Some(beta.clone()), 1e-5);
+    let inputs = |seed| env.float::<3>(&env.random(&[2, 4, 6], -2.0, 2.0, seed));
+    let graph = device
+        .capture(&inputs(112), run)
+        .expect("layer_norm records");
+    assert_same(
+        "layer_norm",
+        graph.replay(inputs(113)).unwrap(),
+        run(inputs(113)),
+    );
+}
