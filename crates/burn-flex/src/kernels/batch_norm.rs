@@ -184,6 +184,7 @@ pub fn batch_norm_backward<E: FloatElement>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernels::test_util::{assert_close, back};
 
     /// The f64 reference: output, mean, var, ∂x, ∂γ, ∂β.
     #[allow(clippy::type_complexity)]
@@ -222,16 +223,6 @@ mod tests {
         [out, means, vars, dx, dg, db]
     }
 
-    fn close(got: &[f32], want: &[f64], tol: f64, what: &str) {
-        assert_eq!(got.len(), want.len(), "{what}: length");
-        for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
-            assert!(
-                (g as f64 - w).abs() <= tol * (1.0 + w.abs()),
-                "{what}[{i}]: {g} against {w}"
-            );
-        }
-    }
-
     #[test]
     fn forward_and_backward_match_the_f64_reference() {
         // One value per segment, ragged segments, and a tensor large enough to split.
@@ -250,14 +241,14 @@ mod tests {
             let f = |v: &[f64]| v.iter().map(|&v| v as f32).collect::<Vec<f32>>();
             let (got, got_mean, got_var) =
                 batch_norm::<f32>(&f(&x), dims, &f(&gamma), &f(&beta), 1e-5);
-            close(&got, &out, 1e-4, "out");
-            close(&got_mean, &mean, 1e-5, "mean");
-            close(&got_var, &var, 1e-4, "var");
+            assert_close(&back(&got), &out, 1e-4, "out");
+            assert_close(&back(&got_mean), &mean, 1e-5, "mean");
+            assert_close(&back(&got_var), &var, 1e-4, "var");
             let (gx, gg, gb) =
                 batch_norm_backward::<f32>(&f(&x), dims, &f(&gamma), &f(&grad), 1e-5);
-            close(&gx, &dx, 1e-3, "x grad");
-            close(&gg, &dg, 1e-3, "gamma grad");
-            close(&gb, &db, 1e-4, "beta grad");
+            assert_close(&back(&gx), &dx, 1e-3, "x grad");
+            assert_close(&back(&gg), &dg, 1e-3, "gamma grad");
+            assert_close(&back(&gb), &db, 1e-4, "beta grad");
             let (got, _, _) = batch_norm::<f64>(&x, dims, &gamma, &beta, 1e-5);
             for (g, w) in got.iter().zip(&out) {
                 assert!(

@@ -175,6 +175,7 @@ pub fn layer_norm_backward<E: FloatElement>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernels::test_util::{assert_close, back};
 
     /// The f64 reference of one row's forward and backward.
     fn reference(
@@ -205,16 +206,6 @@ mod tests {
         (out, dx, dg, db)
     }
 
-    fn close(got: &[f32], want: &[f64], tol: f64, what: &str) {
-        assert_eq!(got.len(), want.len(), "{what}: length");
-        for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
-            assert!(
-                (g as f64 - w).abs() <= tol * (1.0 + w.abs()),
-                "{what}[{i}]: {g} against {w}"
-            );
-        }
-    }
-
     #[test]
     fn forward_and_backward_match_the_f64_reference() {
         // Rows shorter and longer than the lanes, a ragged tail, and enough rows to split
@@ -232,11 +223,11 @@ mod tests {
             let (out, dx, dg, db) = reference(&x, d, &gamma, &beta, &grad, 1e-5);
             let f = |v: &[f64]| v.iter().map(|&v| v as f32).collect::<Vec<f32>>();
             let got = layer_norm::<f32>(&f(&x), d, &f(&gamma), Some(&f(&beta)), 1e-5);
-            close(&got, &out, 1e-4, "out");
+            assert_close(&back(&got), &out, 1e-4, "out");
             let (gx, gg, gb) = layer_norm_backward::<f32>(&f(&x), d, &f(&gamma), &f(&grad), 1e-5);
-            close(&gx, &dx, 1e-3, "x grad");
-            close(&gg, &dg, 1e-3, "gamma grad");
-            close(&gb, &db, 1e-4, "beta grad");
+            assert_close(&back(&gx), &dx, 1e-3, "x grad");
+            assert_close(&back(&gg), &dg, 1e-3, "gamma grad");
+            assert_close(&back(&gb), &db, 1e-4, "beta grad");
             let got = layer_norm::<f64>(&x, d, &gamma, None, 1e-5);
             let unshifted: Vec<f64> = out
                 .iter()
