@@ -13,7 +13,7 @@ use crate::grads::Gradients;
 use crate::graph::NodeId;
 use burn_backend::ops::{
     AttentionModuleOptions, BatchNormOutput, ConvOptions, ConvTransposeOptions, InterpolateOptions,
-    MaxPool1dWithIndices, MaxPool2dWithIndices, ModuleOps,
+    MaxPool1dWithIndices, MaxPool2dWithIndices, ModuleOps, NormGrads,
 };
 use burn_backend::tensor::{BoolTensor, IntTensor};
 use burn_backend::{Backend, Shape, TensorMetadata};
@@ -111,6 +111,15 @@ where
             },
         ),
     }
+}
+
+/// The gradients of a normalization's input, scale and shift that are `wanted`.
+fn wanted_norm_grads<B: Backend>(grads: NormGrads<B>, [gx, gg, gb]: Wanted) -> [Option<FT<B>>; 3] {
+    [
+        gx.then_some(grads.x_grad),
+        gg.then_some(grads.gamma_grad),
+        gb.then_some(grads.beta_grad),
+    ]
 }
 
 /// The options of a 2-d convolution (`ConvOptions<2>`) or transposed convolution
@@ -337,13 +346,8 @@ impl<B: Backend, C: CheckpointStrategy> ModuleOps<Self> for Autodiff<B, C> {
             &gamma,
             beta.as_ref(),
             output,
-            move |x, gamma, grad, [gx, gg, gb]| {
-                let grads = B::layer_norm_backward(x, gamma, grad, epsilon);
-                [
-                    gx.then_some(grads.x_grad),
-                    gg.then_some(grads.gamma_grad),
-                    gb.then_some(grads.beta_grad),
-                ]
+            move |x, gamma, grad, wanted| {
+                wanted_norm_grads(B::layer_norm_backward(x, gamma, grad, epsilon), wanted)
             },
         )
     }
@@ -363,13 +367,8 @@ impl<B: Backend, C: CheckpointStrategy> ModuleOps<Self> for Autodiff<B, C> {
             &gamma,
             Some(&beta),
             out.output,
-            move |x, gamma, grad, [gx, gg, gb]| {
-                let grads = B::batch_norm_backward(x, gamma, grad, epsilon);
-                [
-                    gx.then_some(grads.x_grad),
-                    gg.then_some(grads.gamma_grad),
-                    gb.then_some(grads.beta_grad),
-                ]
+            move |x, gamma, grad, wanted| {
+                wanted_norm_grads(B::batch_norm_backward(x, gamma, grad, epsilon), wanted)
             },
         );
         BatchNormOutput {

@@ -400,11 +400,7 @@ impl ModuleOps<Flex> for Flex {
             let (dx, dg, db) = ln::layer_norm_backward(
                 &values::<E>(&x), d, &values::<E>(&gamma), &values::<E>(&grad), epsilon,
             );
-            NormGrads {
-                x_grad: FlexTensor::from_vec(dx, shape),
-                gamma_grad: FlexTensor::from_vec(dg, [d]),
-                beta_grad: FlexTensor::from_vec(db, [d]),
-            }
+            norm_grads(dx, dg, db, shape, d)
         })
     }
     fn batch_norm(x: T, gamma: T, beta: T, epsilon: f64) -> BatchNormOutput<Flex> {
@@ -438,12 +434,24 @@ impl ModuleOps<Flex> for Flex {
             let (dx, dg, db) = bn::batch_norm_backward(
                 &values::<E>(&x), dims, &values::<E>(&gamma), &values::<E>(&grad), epsilon,
             );
-            NormGrads {
-                x_grad: FlexTensor::from_vec(dx, shape),
-                gamma_grad: FlexTensor::from_vec(dg, [c]),
-                beta_grad: FlexTensor::from_vec(db, [c]),
-            }
+            norm_grads(dx, dg, db, shape, c)
         })
+    }
+}
+
+/// The gradients of a normalization from its kernel's vectors: the input's of `shape`, the
+/// scale's and shift's of `params` values.
+fn norm_grads<E: Storable>(
+    dx: Vec<E>,
+    dg: Vec<E>,
+    db: Vec<E>,
+    shape: burn_backend::Shape,
+    params: usize,
+) -> NormGrads<Flex> {
+    NormGrads {
+        x_grad: FlexTensor::from_vec(dx, shape),
+        gamma_grad: FlexTensor::from_vec(dg, [params]),
+        beta_grad: FlexTensor::from_vec(db, [params]),
     }
 }
 
