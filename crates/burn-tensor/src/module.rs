@@ -1,5 +1,5 @@
 //! Neural-network functions over tensors: convolution, pooling, interpolation, embedding,
-//! linear, attention, layer and batch normalization. Layouts are channels-first; weights follow
+//! linear, attention, layer, batch and group normalization. Layouts are channels-first; weights follow
 //! PyTorch.
 
 use crate::tensor::check;
@@ -408,4 +408,65 @@ pub fn batch_norm<const D: usize>(
         Tensor::from_primitive(out.mean),
         Tensor::from_primitive(out.var),
     )
+}
+
+/// Group normalization of `x [batch, channels, ...]`: the channels split into `groups`
+/// consecutive groups, each (sample, group) normalized over its channels and spatial positions
+/// with the biased variance, then `· γ + β` per channel, `gamma` and `beta` of shape
+/// `[channels]` (`torch.nn.functional.group_norm`). One backend operation with its own backward:
+/// Flex normalizes each (sample, group) in one read of it.
+///
+/// ```
+/// use burn_tensor::{Device, Tensor, module::group_norm};
+///
+/// let device = Device::default();
+/// // One sample, two channels of two values, one group: normalized over all four values.
+/// let x = Tensor::<3>::from_data([[[1.0, 3.0], [5.0, 7.0]]], &device);
+/// let y = group_norm(x, Tensor::ones([2], &device), Tensor::zeros([2], &device), 1, 0.0);
+/// let y = y.into_data().to_vec::<f32>().unwrap();
+/// assert!((y[0] + 3.0 / 5f32.sqrt()).abs() < 1e-5 && (y[3] - 3.0 / 5f32.sqrt()).abs() < 1e-5);
+/// ```
+pub fn group_norm<const D: usize>(
+    x: Tensor<D>,
+    gamma: Tensor<1>,
+    beta: Tensor<1>,
+    groups: usize,
+    epsilon: f64,
+) -> Tensor<D> {
+    let dims = x.dims();
+    if D < 2 {
+        check::fail(
+            "group_norm",
+            format_args!("expected an input [batch, channels, ...], got shape {dims:?}"),
+        );
+    }
+    if groups == 0 || !dims[1].is_multiple_of(groups) {
+        check::fail(
+            "group_norm",
+            format_args!(
+                "expected a number of groups dividing the {} channels of {dims:?}, got {groups}",
+                dims[1]
+            ),
+        );
+    }
+    for (name, param) in [("gamma", &gamma), ("beta", &beta)] {
+        if param.dims() != [dims[1]] {
+            check::fail(
+                "group_norm",
+                format_args!(
+                    "expected {name} of shape [{}] for an input {dims:?}, got {:?}",
+                    dims[1],
+                    param.dims()
+                ),
+            );
+        }
+        check::same_device("group_norm", &x.device(), &param.device());
+    }
+    Tensor::from_primitive(Dispatch::group_norm(
+        x.into_primitive(),
+        gamma.into_primitive(),
+        beta.into_primitive(),
+        groups,
+        epsilon,
+    ))
 }

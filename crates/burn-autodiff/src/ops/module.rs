@@ -377,4 +377,26 @@ impl<B: Backend, C: CheckpointStrategy> ModuleOps<Self> for Autodiff<B, C> {
             var: AT::new(out.var),
         }
     }
+
+    /// Forward with `B::group_norm`; the gradients of the tracked inputs from one
+    /// `B::group_norm_backward` (through the group statistics).
+    fn group_norm(x: AT<B>, gamma: AT<B>, beta: AT<B>, groups: usize, epsilon: f64) -> AT<B> {
+        let output = B::group_norm(
+            x.primitive().clone(),
+            gamma.primitive().clone(),
+            beta.primitive().clone(),
+            groups,
+            epsilon,
+        );
+        record_conv::<B, C, _>(
+            &x,
+            &gamma,
+            Some(&beta),
+            output,
+            move |x, gamma, grad, wanted| {
+                let grads = B::group_norm_backward(x, gamma, grad, groups, epsilon);
+                wanted_norm_grads(grads, wanted)
+            },
+        )
+    }
 }

@@ -284,6 +284,12 @@ grad_cases! {
     batch_norm_rank_2: [unit(12), unit(3), unit(3)] => |t| {
         module::batch_norm(shaped(&t[0], [4, 3]), t[1].clone(), t[2].clone(), 1e-5).0.exp()
     };
+    group_norm: [unit(48), unit(6), unit(6)] => |t| {
+        module::group_norm(shaped(&t[0], [2, 6, 4]), t[1].clone(), t[2].clone(), 3, 1e-5).exp()
+    };
+    group_norm_rank_4_one_group: [unit(36), unit(3), unit(3)] => |t| {
+        module::group_norm(shaped(&t[0], [2, 3, 2, 3]), t[1].clone(), t[2].clone(), 1, 1e-5).exp()
+    };
 
     // ---- losses ---------------------------------------------------------------------------------
     cross_entropy_large_logits: [

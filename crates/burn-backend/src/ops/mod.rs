@@ -23,7 +23,8 @@ pub use int::IntTensorOps;
 pub use module::{MaxPool1dWithIndices, MaxPool2dWithIndices, ModuleOps};
 pub use norm::{
     BatchNormOutput, NormGrads, batch_norm_backward_fallback, batch_norm_fallback,
-    check_batch_norm, check_layer_norm, layer_norm_backward_fallback, layer_norm_fallback,
+    check_batch_norm, check_group_norm, check_layer_norm, group_norm_backward_fallback,
+    group_norm_fallback, layer_norm_backward_fallback, layer_norm_fallback,
 };
 pub use qtensor::{QTensorOps, dequantize_default, propagate, q_matmul_dequantized};
 pub use transaction::{TransactionOps, TransactionPrimitive, TransactionPrimitiveData};

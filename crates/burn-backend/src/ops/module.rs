@@ -328,6 +328,31 @@ pub trait ModuleOps<B: Backend> {
     ) -> super::NormGrads<B> {
         super::norm::batch_norm_backward_fallback::<B>(x, gamma, grad, epsilon)
     }
+    /// Group normalization of `x [n, c, ...]`: the channels split into `groups` consecutive
+    /// groups, each (sample, group) normalized over its channels and spatial positions with the
+    /// biased variance, then `· γ + β` per channel, `gamma` and `beta` of shape `[c]`. By default
+    /// [`group_norm_fallback`](super::group_norm_fallback).
+    fn group_norm(
+        x: FloatTensor<B>,
+        gamma: FloatTensor<B>,
+        beta: FloatTensor<B>,
+        groups: usize,
+        epsilon: f64,
+    ) -> FloatTensor<B> {
+        super::norm::group_norm_fallback::<B>(x, gamma, beta, groups, epsilon)
+    }
+    /// The gradients of [`group_norm`](ModuleOps::group_norm) for the output gradient `grad`,
+    /// through the group statistics. By default
+    /// [`group_norm_backward_fallback`](super::group_norm_backward_fallback).
+    fn group_norm_backward(
+        x: FloatTensor<B>,
+        gamma: FloatTensor<B>,
+        grad: FloatTensor<B>,
+        groups: usize,
+        epsilon: f64,
+    ) -> super::NormGrads<B> {
+        super::norm::group_norm_backward_fallback::<B>(x, gamma, grad, groups, epsilon)
+    }
 }
 
 /// `[n, c, l]` → `[n, c, 1, l]`.

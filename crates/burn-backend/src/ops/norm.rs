@@ -1,13 +1,15 @@
-//! Layer and batch normalization composed from float operations: the default bodies of
+//! Layer, batch and group normalization composed from float operations: the default bodies of
 //! [`ModuleOps::layer_norm`](super::ModuleOps::layer_norm),
-//! [`ModuleOps::batch_norm`](super::ModuleOps::batch_norm) and their backwards, public so that a
+//! [`ModuleOps::batch_norm`](super::ModuleOps::batch_norm),
+//! [`ModuleOps::group_norm`](super::ModuleOps::group_norm) and their backwards, public so that a
 //! backend with a fused kernel for some dtypes or layouts can fall back to them for the others.
 
 use crate::tensor::FloatTensor;
 use crate::{Backend, TensorMetadata};
 use burn_std::{Scalar, Shape};
 
-/// The gradients of a layer or batch normalization with respect to its input and parameters.
+/// The gradients of a layer, batch or group normalization with respect to its input and
+/// parameters.
 #[derive(Debug, Clone)]
 pub struct NormGrads<B: Backend> {
     /// The gradient of the input, its shape.
@@ -237,6 +239,91 @@ pub fn batch_norm_backward_fallback<B: Backend>(
     NormGrads {
         x_grad: B::float_reshape(x_grad, shape),
         gamma_grad: channel_sum::<B>(B::float_mul(grad.clone(), normalized)),
+        beta_grad: channel_sum::<B>(grad),
+    }
+}
+
+/// Checks the operands of a group normalization of `x [n, c, ...]` (rank at least 2) in
+/// `groups` groups of channels with per-channel `gamma`; returns `[n, c, s]`, `s` the product of
+/// the spatial dims.
+pub fn check_group_norm<B: Backend>(
+    op: &str,
+    x: &FloatTensor<B>,
+    gamma: &FloatTensor<B>,
+    groups: usize,
+) -> [usize; 3] {
+    let [n, c, s] = check_batch_norm::<B>(op, x, gamma);
+    if groups == 0 || !c.is_multiple_of(groups) {
+        panic!("{op}: expected a number of groups dividing the {c} channels, got {groups}");
+    }
+    [n, c, s]
+}
+
+/// `x [n, c, s]` seen as `[n, groups, c / groups · s]`: one row per sample and group.
+fn grouped<B: Backend>(x: FloatTensor<B>, [n, c, s]: [usize; 3], groups: usize) -> FloatTensor<B> {
+    B::float_reshape(x, Shape::new([n, groups, c / groups * s]))
+}
+
+/// Group normalization of `x [n, c, ...]`: the channels split into `groups` consecutive groups,
+/// each (sample, group) normalized over its channels and spatial positions with the biased
+/// variance, then `· γ + β` per channel (as `torch.nn.functional.group_norm`).
+pub fn group_norm_fallback<B: Backend>(
+    x: FloatTensor<B>,
+    gamma: FloatTensor<B>,
+    beta: FloatTensor<B>,
+    groups: usize,
+    epsilon: f64,
+) -> FloatTensor<B> {
+    let dims = check_group_norm::<B>("group_norm", &x, &gamma, groups);
+    let shape = x.shape();
+    let x = grouped::<B>(x, dims, groups);
+    let (mean, inv_std) = row_statistics::<B>(x.clone(), epsilon);
+    let normalized = B::float_reshape(
+        B::float_mul(B::float_sub(x, mean), inv_std),
+        Shape::new(dims),
+    );
+    let output = B::float_add(
+        B::float_mul(normalized, per_channel::<B>(gamma)),
+        per_channel::<B>(beta),
+    );
+    B::float_reshape(output, shape)
+}
+
+/// The gradients of [`group_norm_fallback`] given the output's gradient `grad`: per (sample,
+/// group), with `x̂ = (x - mean)·r` and `h = grad·γ`, `∂x = r·(h - mean(h) - x̂·mean(h·x̂))`;
+/// `∂γ = Σ grad·x̂` and `∂β = Σ grad` per channel over the batch and spatial dims.
+pub fn group_norm_backward_fallback<B: Backend>(
+    x: FloatTensor<B>,
+    gamma: FloatTensor<B>,
+    grad: FloatTensor<B>,
+    groups: usize,
+    epsilon: f64,
+) -> NormGrads<B> {
+    let dims = check_group_norm::<B>("group_norm_backward", &x, &gamma, groups);
+    let shape = x.shape();
+    let flat = |t| B::float_reshape(t, Shape::new(dims));
+    let x = grouped::<B>(x, dims, groups);
+    let grad = flat(grad);
+    let (mean, inv_std) = row_statistics::<B>(x.clone(), epsilon);
+    let normalized = B::float_mul(B::float_sub(x, mean), inv_std.clone());
+    let scaled = grouped::<B>(
+        B::float_mul(grad.clone(), per_channel::<B>(gamma)),
+        dims,
+        groups,
+    );
+    let last = 2;
+    let mean_scaled = B::float_mean_dim(scaled.clone(), last);
+    let mean_projected = B::float_mean_dim(B::float_mul(scaled.clone(), normalized.clone()), last);
+    let x_grad = B::float_mul(
+        B::float_sub(
+            B::float_sub(scaled, mean_scaled),
+            B::float_mul(normalized.clone(), mean_projected),
+        ),
+        inv_std,
+    );
+    NormGrads {
+        x_grad: B::float_reshape(x_grad, shape),
+        gamma_grad: channel_sum::<B>(B::float_mul(grad.clone(), flat(normalized))),
         beta_grad: channel_sum::<B>(grad),
     }
 }

@@ -76,5 +76,7 @@ impl ModuleOps<Self> for Dispatch {
         fn layer_norm_backward(x: T => float, gamma: T => float, grad: T => float, epsilon: f64 => val) -> burn_backend::ops::NormGrads<Self> => norm_grads;
         fn batch_norm(x: T => float, gamma: T => float, beta: T => float, epsilon: f64 => val) -> burn_backend::ops::BatchNormOutput<Self> => batch_norm_output;
         fn batch_norm_backward(x: T => float, gamma: T => float, grad: T => float, epsilon: f64 => val) -> burn_backend::ops::NormGrads<Self> => norm_grads;
+        fn group_norm(x: T => float, gamma: T => float, beta: T => float, groups: usize => val, epsilon: f64 => val) -> T => float;
+        fn group_norm_backward(x: T => float, gamma: T => float, grad: T => float, groups: usize => val, epsilon: f64 => val) -> burn_backend::ops::NormGrads<Self> => norm_grads;
     }
 }

@@ -5,13 +5,14 @@ use crate::FlexTensor;
 use crate::element::FloatElement;
 use crate::kernels::{
     adaptive_pool, attention as attn, avg_pool, batch_norm as bn, conv, conv_backward,
-    conv_transpose, embedding as emb, interpolate as interp, layer_norm as ln, pool,
+    conv_transpose, embedding as emb, group_norm as gn, interpolate as interp, layer_norm as ln,
+    pool,
 };
 use crate::ops::{creation, index::index_values, reduce};
 use crate::tensor::Storable;
 use burn_backend::ops::{
     BatchNormOutput, MaxPool1dWithIndices, MaxPool2dWithIndices, ModuleOps, NormGrads,
-    check_batch_norm, check_layer_norm,
+    check_batch_norm, check_group_norm, check_layer_norm,
 };
 use burn_backend::{
     AttentionModuleOptions, ConvOptions, ConvTransposeOptions, DType, InterpolateOptions,
@@ -437,6 +438,41 @@ impl ModuleOps<Flex> for Flex {
             norm_grads(dx, dg, db, shape, c)
         })
     }
+    fn group_norm(x: T, gamma: T, beta: T, groups: usize, epsilon: f64) -> T {
+        if !row_kernel_applies(&x, &gamma, Some(&beta)) {
+            return burn_backend::ops::group_norm_fallback::<Flex>(x, gamma, beta, groups, epsilon);
+        }
+        let dims = check_group_norm::<Flex>("group_norm", &x, &gamma, groups);
+        let shape = x.shape().clone();
+        with_float!(x.dtype(), "group_norm", E => {
+            let out = gn::group_norm(
+                &values::<E>(&x), dims, groups, &values::<E>(&gamma), &values::<E>(&beta), epsilon,
+            );
+            FlexTensor::from_vec(out, shape)
+        })
+    }
+    fn group_norm_backward(
+        x: T,
+        gamma: T,
+        grad: T,
+        groups: usize,
+        epsilon: f64,
+    ) -> NormGrads<Flex> {
+        if !row_kernel_applies(&x, &gamma, Some(&grad)) || grad.shape() != x.shape() {
+            return burn_backend::ops::group_norm_backward_fallback::<Flex>(
+                x, gamma, grad, groups, epsilon,
+            );
+        }
+        let dims = check_group_norm::<Flex>("group_norm_backward", &x, &gamma, groups);
+        let [_, c, _] = dims;
+        let shape = x.shape().clone();
+        with_float!(x.dtype(), "group_norm_backward", E => {
+            let (dx, dg, db) = gn::group_norm_backward(
+                &values::<E>(&x), dims, groups, &values::<E>(&gamma), &values::<E>(&grad), epsilon,
+            );
+            norm_grads(dx, dg, db, shape, c)
+        })
+    }
 }
 
 /// The gradients of a normalization from its kernel's vectors: the input's of `shape`, the
@@ -455,7 +491,7 @@ fn norm_grads<E: Storable>(
     }
 }
 
-/// Whether the kernels of layer and batch normalization take these operands: `f32` or `f64`,
+/// Whether the normalization kernels take these operands: `f32` or `f64`,
 /// all of one dtype, not empty. Half floats use the composition (its statistics in the element
 /// type, as the other backends compute them).
 fn row_kernel_applies(x: &T, gamma: &T, other: Option<&T>) -> bool {

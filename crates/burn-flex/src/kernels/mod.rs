@@ -1,5 +1,5 @@
 //! Kernels over plain slices: matrix products, convolution, pooling, interpolation, attention,
-//! layer and batch normalization.
+//! layer, batch and group normalization.
 //! They know shapes and strides but not tensors; `crate::ops` calls them.
 
 pub mod adaptive_pool;
@@ -17,6 +17,7 @@ pub mod conv_transpose;
 mod conv_winograd;
 pub mod embedding;
 pub mod gemm;
+pub mod group_norm;
 pub(crate) mod im2col;
 pub mod int8_gemm;
 pub mod interpolate;

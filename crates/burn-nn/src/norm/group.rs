@@ -1,9 +1,9 @@
 //! `GroupNorm`: normalization over groups of channels.
 
-use super::{channels_view, per_channel};
 use crate::Initializer;
 use burn::config::Config;
 use burn::module::{Module, Param};
+use burn::tensor::module::group_norm;
 use burn::tensor::{Device, Tensor};
 
 /// Configuration of a [`GroupNorm`] layer.
@@ -67,24 +67,26 @@ impl GroupNormConfig {
 }
 
 impl GroupNorm {
-    /// Normalizes `input [batch, channels, ...]` per sample and group.
+    /// Normalizes `input [batch, channels, ...]` per sample and group (one backend operation,
+    /// [`group_norm`]).
     pub fn forward<const D: usize>(&self, input: Tensor<D>) -> Tensor<D> {
         let dims = input.dims();
-        let x = channels_view("GroupNorm", input, self.num_channels);
-        let [batch, channels, rest] = x.dims();
-        let grouped: Tensor<3> =
-            x.reshape([batch, self.num_groups, channels / self.num_groups * rest]);
-        let (var, mean) = grouped.clone().var_mean_bias(2);
-        let normalized = grouped
-            .sub(mean)
-            .div(var.add_scalar(self.epsilon).sqrt())
-            .reshape([batch, channels, rest]);
-        let out = match (&self.gamma, &self.beta) {
-            (Some(gamma), Some(beta)) => normalized
-                .mul(per_channel(gamma.val()))
-                .add(per_channel(beta.val())),
-            _ => normalized,
+        if D < 2 || dims[1] != self.num_channels {
+            panic!(
+                "GroupNorm: expected an input [batch, {}, ...], got shape {dims:?}",
+                self.num_channels
+            );
+        }
+        let (gamma, beta) = match (&self.gamma, &self.beta) {
+            (Some(gamma), Some(beta)) => (gamma.val(), beta.val()),
+            _ => {
+                let device = input.device();
+                (
+                    Tensor::ones([self.num_channels], &device),
+                    Tensor::zeros([self.num_channels], &device),
+                )
+            }
         };
-        out.reshape(dims)
+        group_norm(input, gamma, beta, self.num_groups, self.epsilon)
     }
 }

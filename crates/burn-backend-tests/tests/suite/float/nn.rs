@@ -1,7 +1,7 @@
 //! Layers as functions: embedding, linear, scaled dot-product attention (mask, causal, scale,
 //! softcap), layer and batch normalization.
 
-use burn::tensor::module::{attention, batch_norm, embedding, layer_norm, linear};
+use burn::tensor::module::{attention, batch_norm, embedding, group_norm, layer_norm, linear};
 use burn::tensor::ops::AttentionModuleOptions;
 use burn_backend_tests::reference::attention::{AttentionParams, attention as reference};
 use burn_backend_tests::{Env, Layout, RefArray};
@@ -323,5 +323,56 @@ fn batch_norm_with_the_batch_statistics() {
             &RefArray::new(&[c], vars.clone()),
             8.0,
         );
+    }
+}
+
+#[test]
+fn group_norm_over_groups_of_channels() {
+    // torch.nn.functional.group_norm(x, groups, gamma, beta, eps)
+    let env = Env::new(crate::device());
+    let eps = 1e-5;
+    for (n, c, h, w, groups) in [(2, 6, 3, 4, 3), (3, 4, 2, 5, 1), (2, 4, 3, 3, 4)] {
+        let x = env.random(&[n, c, h, w], -2.0, 3.0, 287);
+        let gamma = env.random(&[c], 0.5, 1.5, 288);
+        let beta = env.random(&[c], -1.0, 1.0, 289);
+        let per_group = c / groups;
+        let count = (per_group * h * w) as f64;
+        // Mean and biased variance per (sample, group).
+        let stats: Vec<(f64, f64)> = (0..n * groups)
+            .map(|row| {
+                let x = &x;
+                let (i, g) = (row / groups, row % groups);
+                let values = || {
+                    (0..per_group * h * w).map(move |p| {
+                        let ch = g * per_group + p / (h * w);
+                        x.at(&[i, ch, p % (h * w) / w, p % w])
+                    })
+                };
+                let mean = values().sum::<f64>() / count;
+                (
+                    mean,
+                    values().map(|v| (v - mean).powi(2)).sum::<f64>() / count,
+                )
+            })
+            .collect();
+        let expected = RefArray::from_fn(&[n, c, h, w], |i| {
+            let (mean, var) = stats[i[0] * groups + i[1] / per_group];
+            (x.at(i) - mean) / (var + eps).sqrt() * gamma.at(&[i[1]]) + beta.at(&[i[1]])
+        });
+        for layout in Layout::ALL {
+            let got = group_norm(
+                env.float_in::<4>(&x, layout),
+                env.float_in(&gamma, layout),
+                env.float_in(&beta, layout),
+                groups,
+                eps,
+            );
+            env.check(
+                &format!("group_norm {groups} groups ({layout:?})"),
+                got,
+                &expected,
+                8.0,
+            );
+        }
     }
 }
