@@ -3,9 +3,11 @@
 //! the output written once, whatever the chain's length. Blocks are shared across threads.
 
 use super::kernels::{ElemOp, STEP, with_binary, with_unary};
+use super::pair::Pair;
 use super::program::{Binary, Instr, MAX_INPUTS, MAX_INSTRUCTIONS, Program, Unary};
 use super::registers::Registers;
 use super::steps::Plan;
+use super::walk::Walk;
 use crate::FlexTensor;
 use crate::element::FloatElement;
 use crate::ops::map::PAR_THRESHOLD;
@@ -62,6 +64,7 @@ fn registers<E: FloatElement>(
         .iter()
         .enumerate()
         .map(|(k, instr)| match *instr {
+            Instr::Load(_) if walk.row_constant[k] => false,
             Instr::Load(i) if reads_in_place(walk.strides[i][last], k, count) => {
                 let at = walk
                     .position(i, row, col)
@@ -77,13 +80,15 @@ fn registers<E: FloatElement>(
 }
 
 /// Whether `program` is one computing operation whose loads are all read in place (contiguous
-/// along the row): each block then goes from the inputs straight to the output.
-fn single_pass(program: &Program, row_stride: impl Fn(usize) -> isize) -> bool {
+/// along the row) or row constants: each block then goes from the inputs straight to the
+/// output.
+fn single_pass(program: &Program, walk: &Walk) -> bool {
     let count = program.instrs.len();
     let mut passes = 0;
     for (k, instr) in program.instrs.iter().enumerate() {
         match *instr {
-            Instr::Load(i) if !reads_in_place(row_stride(i), k, count) => return false,
+            Instr::Load(_) if walk.row_constant[k] => {}
+            Instr::Load(i) if !reads_in_place(walk.row_stride(i), k, count) => return false,
             Instr::Load(_) => {}
             _ => passes += 1,
         }
@@ -96,75 +101,6 @@ pub fn eval(program: &Program) -> Buffer {
     with_float!(program.dtype, "fused element-wise chain", E => {
         E::into_buffer(eval_typed::<E>(program))
     })
-}
-
-/// How the output positions map to input positions: dims merged where every input allows, so
-/// that a contiguous or row-broadcast chain walks long rows.
-struct Walk {
-    /// Merged dims, outermost first; the last is the row.
-    dims: Vec<usize>,
-    /// Per input, its strides along `dims`.
-    strides: Vec<Vec<isize>>,
-    /// Per input, the buffer position of the first element.
-    offsets: Vec<usize>,
-}
-
-impl Walk {
-    fn new(program: &Program, inputs: &[FlexTensor]) -> Self {
-        let shape = &program.shape.dims;
-        let layouts: Vec<_> = inputs.iter().map(|t| t.layout()).collect();
-        let mut dims: Vec<usize> = Vec::new();
-        let mut strides: Vec<Vec<isize>> = vec![Vec::new(); layouts.len()];
-        // Innermost first, then reversed.
-        for d in (0..shape.len()).rev() {
-            let size = shape[d];
-            if size == 1 {
-                continue;
-            }
-            let mergeable = !dims.is_empty()
-                && layouts.iter().zip(&strides).all(|(l, s)| {
-                    let (inner_size, inner_stride) = (*dims.last().unwrap(), *s.last().unwrap());
-                    l.strides()[d] == inner_stride * inner_size as isize
-                });
-            if mergeable {
-                *dims.last_mut().unwrap() *= size;
-            } else {
-                dims.push(size);
-                for (s, l) in strides.iter_mut().zip(&layouts) {
-                    s.push(l.strides()[d]);
-                }
-            }
-        }
-        if dims.is_empty() {
-            dims.push(1);
-            strides.iter_mut().for_each(|s| s.push(0));
-        }
-        dims.reverse();
-        strides.iter_mut().for_each(|s| s.reverse());
-        let offsets = layouts.iter().map(|l| l.offset()).collect();
-        Self {
-            dims,
-            strides,
-            offsets,
-        }
-    }
-
-    fn row_len(&self) -> usize {
-        *self.dims.last().unwrap()
-    }
-
-    /// Buffer position of input `i` at output row `row`, column `col`.
-    fn position(&self, i: usize, row: usize, col: usize) -> usize {
-        let strides = &self.strides[i];
-        let last = self.dims.len() - 1;
-        let mut pos = self.offsets[i] as isize + col as isize * strides[last];
-        let mut rest = row;
-        for d in (0..last).rev() {
-            pos += (rest % self.dims[d]) as isize * strides[d];
-            rest /= self.dims[d];
-        }
-        pos as usize
-    }
 }
 
 fn eval_typed<E: FloatElement>(program: &Program) -> Vec<E> {
@@ -196,17 +132,18 @@ fn eval_typed<E: FloatElement>(program: &Program) -> Vec<E> {
         streamed,
         prefetch: bytes >= PREFETCH_FROM_BYTES && stream::prefetch_pays(),
     };
-    // An output past the L2 cache is computed in steps where the program allows (`steps.rs`).
+    // A streamed output of a chain with a costly function is computed in steps where the
+    // program allows (see `steps.rs` for why, and for the measurements behind the condition).
     let last = walk.dims.len() - 1;
     let row_strides: Vec<isize> = walk.strides.iter().map(|s| s[last]).collect();
-    // One operation over inputs read in place needs no registers: it runs as one loop over
-    // each row's segment, which the steps would only cut into calls.
+    let costly = program
+        .instrs
+        .iter()
+        .any(|instr| matches!(instr, Instr::Unary(op, _) if op.is_costly()));
     let plan = || {
-        (bytes >= PREFETCH_FROM_BYTES
-            && inputs.len() <= MAX_INPUTS
-            && !single_pass(program, |i| row_strides[i]))
-        .then(|| Plan::<E>::new(program, &row_strides, streamed))
-        .flatten()
+        (streamed && costly && inputs.len() <= MAX_INPUTS && !single_pass(program, &walk))
+            .then(|| Plan::<E>::new(program, &row_strides, &walk.row_constant, streamed))
+            .flatten()
     };
     if n >= PAR_THRESHOLD && threads > 1 {
         let chunk = n
@@ -343,10 +280,19 @@ fn run<'a, E: FloatElement>(
         .count();
     let row_len = walk.row_len();
     let last = walk.dims.len() - 1;
-    if !streamed && !prefetch && single_pass(program, |i| walk.strides[i][last]) {
-        run_direct(program, data, walk, start, out);
-        return;
+    if !streamed && !prefetch {
+        if single_pass(program, walk) {
+            run_direct(program, data, walk, start, out);
+            return;
+        }
+        if let Some(pair) = Pair::of(program, walk) {
+            pair.run(data, walk, start, out);
+            return;
+        }
     }
+    // `(input, position of its next block)` per prefetched input: declared once, as zeroing it
+    // per block cost a tenth of a cheap chain's time in stores.
+    let mut ahead = [(0usize, 0usize); MAX_REGISTERS];
     let mut done = 0;
     while done < out.len() {
         let pos = start + done;
@@ -383,10 +329,8 @@ fn run<'a, E: FloatElement>(
             continue;
         }
         // The next block of each contiguous input, while this one is computed: a share of it
-        // before each computing pass, so the requests do not all wait at the block's start
-        // (`(input, position of its next block)`; a program without a computing pass, a lone
-        // load, prefetches nothing).
-        let mut ahead = [(0usize, 0usize); MAX_REGISTERS];
+        // before each computing pass, so the requests do not all wait at the block's start (a
+        // program without a computing pass, a lone load, prefetches nothing).
         let mut streams = 0;
         let next = if prefetch && col + len < row_len {
             len.min(row_len - col - len)
@@ -421,6 +365,7 @@ fn run<'a, E: FloatElement>(
                 pass += 1;
             }
             match *instr {
+                Instr::Load(_) if walk.row_constant[k] => {}
                 Instr::Load(i) => {
                     let (from, stride) = (walk.position(i, row, col), walk.strides[i][last]);
                     if reads_in_place(stride, k, count) {
@@ -430,7 +375,10 @@ fn run<'a, E: FloatElement>(
                     }
                 }
                 Instr::Unary(op, a) => unary(op, dst, reg(a)),
-                Instr::Binary(op, a, b) => binary(op, dst, reg(a), reg(b)),
+                Instr::Binary(op, a, b) => match row_constant_operand(program, walk, a, b) {
+                    Some((other, i)) => scalar(op, dst, reg(other), walk.constant(i, data, row)),
+                    None => binary(op, dst, reg(a), reg(b)),
+                },
                 Instr::Scalar(op, a, s) => scalar(op, dst, reg(a), s.elem::<E>()),
             }
         }
@@ -467,12 +415,33 @@ fn run_direct<E: FloatElement>(
         let dst = &mut out[done..done + len];
         match program.instrs[program.instrs.len() - 1] {
             Instr::Unary(op, a) => unary(op, dst, input(a)),
-            Instr::Binary(op, a, b) => binary(op, dst, input(a), input(b)),
+            Instr::Binary(op, a, b) => match row_constant_operand(program, walk, a, b) {
+                Some((other, i)) => scalar(op, dst, input(other), walk.constant(i, data, row)),
+                None => binary(op, dst, input(a), input(b)),
+            },
             Instr::Scalar(op, a, s) => scalar(op, dst, input(a), s.elem::<E>()),
             Instr::Load(_) => unreachable!("a single pass ends with its operation"),
         }
         done += len;
     }
+}
+
+/// For `a op b` with a row-constant operand (see [`Walk::row_constant`]): the other operand's
+/// register and the constant's input. `b` when it is one, else `a` (then `op` commutes).
+#[inline(always)]
+fn row_constant_operand(
+    program: &Program,
+    walk: &Walk,
+    a: usize,
+    b: usize,
+) -> Option<(usize, usize)> {
+    let input = |k: usize| match program.instrs[k] {
+        Instr::Load(i) if walk.row_constant[k] => Some(i),
+        _ => None,
+    };
+    input(b)
+        .map(|i| (a, i))
+        .or_else(|| input(a).map(|i| (b, i)))
 }
 
 #[inline(always)]

@@ -18,9 +18,11 @@
 
 mod eval;
 mod kernels;
+mod pair;
 mod program;
 mod registers;
 mod steps;
+mod walk;
 
 pub use program::{Binary, Instr, MAX_DEPTH, MAX_INPUTS, MAX_INSTRUCTIONS, Program, Unary};
 

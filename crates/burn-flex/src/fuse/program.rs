@@ -50,6 +50,21 @@ pub enum Binary {
     Div,
 }
 
+impl Unary {
+    /// Whether the function takes tens of vector operations per vector (a polynomial after a
+    /// range reduction), not one or two.
+    pub fn is_costly(self) -> bool {
+        matches!(self, Unary::Exp | Unary::Log | Unary::Tanh)
+    }
+}
+
+impl Binary {
+    /// Whether `a op b == b op a` for every `a`, `b` (bit for bit).
+    pub fn commutes(self) -> bool {
+        matches!(self, Binary::Add | Binary::Mul)
+    }
+}
+
 /// One step of a program.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Instr {

@@ -16,6 +16,15 @@
 //! multiplies of 2^24 values 19.5–23.0 against 21.2–25.1 ms; W2's 2^24 values 15.9–17.9
 //! against 16.8–17.7 ms, no difference there.
 //!
+//! On an AMD Zen 4 host (2 cores, no prefetching: see `stream.rs`), once the blocks no longer
+//! zeroed a prefetch table per block, steps lost everywhere but there: `x*2 + 1` over
+//! `[8, 64, 3136]` (6.4 MB, in the L3 cache) 0.22–0.28 ms in steps against 0.13 in blocks,
+//! `exp(x*2 + 1)` over 4 MB 0.28–0.33 against 0.22–0.25, eight adds and multiplies of 2^24
+//! values 11.6–13.7 against 5.1–6.4 ms, `x*2 + 1` over 2^24 values 4.0–4.6 against 2.6–3.2;
+//! while W2 took 7.3–7.4 ms in steps against 7.9–9.1 in blocks (three alternated pairs). So
+//! plans are made only where that held on both hosts: an output streamed past the caches
+//! (`stream::STREAM_FROM_BYTES`) of a chain with a costly function (`Unary::is_costly`).
+//!
 //! A kernel call costs a few cycles, so a long chain of cheap operations (each two vector
 //! operations per step) would be bound by the calls: plans are made only for chains of at most
 //! [`MAX_STEPS`] computing instructions.
@@ -40,13 +49,22 @@ enum Place {
     Output,
 }
 
+/// The scalar operand of a step.
+#[derive(Debug, Clone, Copy)]
+enum StepScalar<E> {
+    /// A value of the program (or none: zero for kernels that take no scalar).
+    Value(E),
+    /// Input `i`, constant along the row: its value at the segment's start.
+    RowConstant(usize),
+}
+
 /// One computing instruction.
 struct Step<E> {
     kernel: Kernel<E>,
     dst: Place,
     a: Place,
     b: Place,
-    scalar: E,
+    scalar: StepScalar<E>,
 }
 
 /// A step with its places resolved to pointers for one row segment: each pointer advances by
@@ -76,8 +94,14 @@ impl<E: FloatElement> Plan<E> {
     /// The plan of `program` over rows whose last-dim strides are `row_strides` (per input):
     /// `None` when an input is read along the row with a stride other than 0 or 1, when the
     /// program computes nothing (a lone load), or when it has more than [`MAX_STEPS`]
-    /// computing instructions.
-    pub fn new(program: &Program, row_strides: &[isize], streamed: bool) -> Option<Self> {
+    /// computing instructions. The loads flagged in `row_constant` (see `walk.rs`) are read as
+    /// the scalars of the steps that use them.
+    pub fn new(
+        program: &Program,
+        row_strides: &[isize],
+        row_constant: &[bool],
+        streamed: bool,
+    ) -> Option<Self> {
         let count = program.instrs.len();
         let computing = program
             .instrs
@@ -103,7 +127,16 @@ impl<E: FloatElement> Plan<E> {
                 b: places[b],
                 scalar,
             };
+            let constant_of = |r: usize| match program.instrs[r] {
+                Instr::Load(i) if row_constant[r] => Some(i),
+                _ => None,
+            };
             let step = match *instr {
+                Instr::Load(_) if row_constant[k] => {
+                    // Never read as a place: its uses take it as their scalar.
+                    places.push(Place::Register(k));
+                    continue;
+                }
                 Instr::Load(i) => {
                     if k + 1 == count {
                         return None;
@@ -118,9 +151,25 @@ impl<E: FloatElement> Plan<E> {
                     }
                     continue;
                 }
-                Instr::Unary(op, a) => step(unary_kernel::<E>(op), a, a, E::zero()),
-                Instr::Binary(op, a, b) => step(binary_kernel::<E>(op), a, b, E::zero()),
-                Instr::Scalar(op, a, s) => step(scalar_kernel::<E>(op), a, a, s.elem::<E>()),
+                Instr::Unary(op, a) => {
+                    step(unary_kernel::<E>(op), a, a, StepScalar::Value(E::zero()))
+                }
+                // A row constant on the right, or on the left of a commutative operation.
+                Instr::Binary(op, a, b) => match (constant_of(b), constant_of(a)) {
+                    (Some(i), _) => step(scalar_kernel::<E>(op), a, a, StepScalar::RowConstant(i)),
+                    (None, Some(i)) => {
+                        step(scalar_kernel::<E>(op), b, b, StepScalar::RowConstant(i))
+                    }
+                    (None, None) => {
+                        step(binary_kernel::<E>(op), a, b, StepScalar::Value(E::zero()))
+                    }
+                },
+                Instr::Scalar(op, a, s) => step(
+                    scalar_kernel::<E>(op),
+                    a,
+                    a,
+                    StepScalar::Value(s.elem::<E>()),
+                ),
             };
             places.push(dst);
             steps.push(step);
@@ -181,7 +230,10 @@ impl<E: FloatElement> Plan<E> {
                 dst: place(step.dst),
                 a: (a.0.cast_const(), a.1),
                 b: (b.0.cast_const(), b.1),
-                scalar: step.scalar,
+                scalar: match step.scalar {
+                    StepScalar::Value(value) => value,
+                    StepScalar::RowConstant(i) => data[i][starts[i]],
+                },
             });
         }
         let last = self.steps.len() - 1;

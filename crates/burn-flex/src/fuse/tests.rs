@@ -74,11 +74,11 @@ fn chains_too_large_for_the_caches_prefetch_and_stream_with_the_same_values() {
     w2_chain_matches_eager::<f32>(&[crate::stream::STREAM_FROM_BYTES / 4 + 77]);
 }
 
-/// A chain of every operation over `[rows, cols]` past the L2 threshold (computed in steps),
-/// with a per-row value (broadcast along the row), a per-column one (restarting each row) and
-/// scalars, against the eager operations.
+/// A chain of every operation over `[rows, cols]` past the streaming threshold (computed in
+/// steps where it has a costly function), with a per-row value (a row constant), a per-column
+/// one (restarting each row) and scalars, against the eager operations.
 fn every_operation_in_steps_matches_eager<E: Storable + burn_std::Element>(cols: usize) {
-    let rows = crate::stream::PREFETCH_FROM_BYTES / (std::mem::size_of::<E>() * cols) + 2;
+    let rows = crate::stream::STREAM_FROM_BYTES / (std::mem::size_of::<E>() * cols) + 2;
     let n = rows * cols;
     let x = ramp::<E>(n, 0.01, &[rows, cols]);
     let per_row = ramp::<E>(rows, 0.02, &[rows, 1]);
@@ -116,7 +116,7 @@ fn every_operation_in_steps_matches_eager<E: Storable + burn_std::Element>(cols:
     let eager = unary::sqrt(unary::abs(unary::neg(x)));
     let eager = unary::recip(unary::log(binary::add_scalar(eager, one(1.5))));
     assert_eq!(bits::<E>(fused), bits::<E>(eager));
-    // Two short chains with a sub and div by scalars, computed in steps, streamed or not.
+    // Two short chains of cheap operations (in blocks), with a sub and div by scalars.
     let a = ramp::<E>(n, 0.01, &[rows, cols]);
     let fused = Flex::float_div_scalar(Flex::float_sub_scalar(a.clone(), one(2.0)), one(3.0));
     let eager = binary::div_scalar(binary::sub_scalar(a.clone(), one(2.0)), one(3.0));
@@ -216,6 +216,59 @@ fn row_broadcasts_and_scalars_fuse_with_the_right_values() {
     let eager_e = unary::exp(binary::mul_scalar(binary::sub(x, max), 0.5f32.into()));
     let eager = binary::div(eager_e, sum);
     assert_eq!(bits::<f32>(fused), bits::<f32>(eager));
+}
+
+#[test]
+fn row_constants_are_read_as_scalars_with_the_eager_values() {
+    let _serial = serial();
+    let one = |s: f32| -> Scalar { s.into() };
+    // One thread, shared between threads (rows of several blocks and a partial one), and
+    // channel segments too short for a block.
+    for [n, c, s] in [[2, 3, 6000], [4, 16, 1100], [64, 64, 9]] {
+        let x = ramp::<f32>(n * c * s, 0.01, &[n, c, s]);
+        let scale = ramp::<f32>(c, 0.03, &[1, c, 1]);
+        let shift = ramp::<f32>(c, 0.02, &[1, c, 1]);
+        type Op = fn(FlexTensor, FlexTensor) -> FlexTensor;
+        // (deferred, eager) pairs of the binary operations.
+        let ops: [(Op, Op); 4] = [
+            (Flex::float_add, binary::add),
+            (Flex::float_sub, binary::sub),
+            (Flex::float_mul, binary::mul),
+            (Flex::float_div, binary::div),
+        ];
+        for (k, (fused_op, eager_op)) in ops.into_iter().enumerate() {
+            let case = |fused: FlexTensor, eager: FlexTensor, what: &str| {
+                assert!(program_size(&fused).is_some(), "{what} {k} at {n}×{c}×{s}");
+                assert_eq!(bits::<f32>(fused), bits::<f32>(eager), "{what} {k}");
+            };
+            // The constant on the right, then on the left (a scalar only where `op` commutes).
+            let fused = fused_op(x.clone(), scale.clone());
+            case(fused, eager_op(x.clone(), scale.clone()), "x op s");
+            let fused = fused_op(scale.clone(), x.clone());
+            case(fused, eager_op(scale.clone(), x.clone()), "s op x");
+            // Two operations (BatchNorm in inference), a third with a scalar.
+            let fused = Flex::float_add(fused_op(x.clone(), scale.clone()), shift.clone());
+            let eager = binary::add(eager_op(x.clone(), scale.clone()), shift.clone());
+            case(fused, eager, "(x op s) + t");
+            let fused = Flex::float_mul_scalar(fused_op(shift.clone(), x.clone()), one(0.5));
+            let eager = binary::mul_scalar(eager_op(shift.clone(), x.clone()), one(0.5));
+            case(fused, eager, "(t op x)·0.5");
+        }
+        // Two operations by scalars of the program, in one loop (`pair.rs`).
+        type ScalarOp = fn(FlexTensor, Scalar) -> FlexTensor;
+        let scalar_ops: [(ScalarOp, ScalarOp); 4] = [
+            (Flex::float_add_scalar, binary::add_scalar),
+            (Flex::float_sub_scalar, binary::sub_scalar),
+            (Flex::float_mul_scalar, binary::mul_scalar),
+            (Flex::float_div_scalar, binary::div_scalar),
+        ];
+        for (k, (fused_op, eager_op)) in scalar_ops.into_iter().enumerate() {
+            let fused = Flex::float_sub_scalar(fused_op(x.clone(), one(3.0)), one(0.25));
+            let eager = binary::sub_scalar(eager_op(x.clone(), one(3.0)), one(0.25));
+            assert!(program_size(&fused).is_some(), "x op 3 - 0.25, {k}");
+            assert_eq!(bits::<f32>(fused), bits::<f32>(eager), "x op 3 - 0.25, {k}");
+        }
+    }
 }
 
 #[test]
