@@ -298,21 +298,41 @@ impl Layout {
 }
 
 /// Sums `grad` over the dimensions `shape` broadcast (size 1 there, larger in `grad`), so
-/// the gradient of a broadcast input has the input's shape.
+/// the gradient of a broadcast input has the input's shape. Adjacent broadcast dimensions are
+/// summed as one (a bias of `[d]` added to `[batch, seq, d]`: one sum over `batch · seq` rows,
+/// not a sum over the batch into a `[seq, d]` intermediate and another over the sequence).
 pub(crate) fn reduce_to_shape<B: Backend>(grad: FT<B>, shape: &Shape) -> FT<B> {
     let grad_shape = grad.shape();
     if grad_shape == *shape {
         return grad;
     }
-    let mut grad = grad;
-    let offset = grad_shape.num_dims() - shape.num_dims();
-    for dim in 0..grad_shape.num_dims() {
+    let rank = grad_shape.num_dims();
+    let offset = rank - shape.num_dims();
+    let reduced = |dim: usize| {
         let target = if dim < offset { 1 } else { shape[dim - offset] };
-        if target == 1 && grad_shape[dim] != 1 {
+        target == 1 && grad_shape[dim] != 1
+    };
+    // Maximal runs of summed or kept dims (`(size, summed)`); dims of size 1 drop out.
+    let mut groups: Vec<(usize, bool)> = Vec::with_capacity(rank);
+    for dim in (0..rank).filter(|&d| grad_shape[d] != 1) {
+        match groups.last_mut() {
+            Some((size, summed)) if *summed == reduced(dim) => *size *= grad_shape[dim],
+            _ => groups.push((grad_shape[dim], reduced(dim))),
+        }
+    }
+    let mut grad = grad;
+    if groups.len() < (0..rank).filter(|&d| grad_shape[d] != 1).count() {
+        let merged = groups.iter().map(|&(size, _)| size).collect::<Vec<_>>();
+        grad = B::float_reshape(grad, Shape::from(merged));
+        for (dim, _) in groups.iter().enumerate().filter(|(_, g)| g.1) {
+            grad = B::float_sum_dim(grad, dim);
+        }
+    } else {
+        for dim in (0..rank).filter(|&d| reduced(d)) {
             grad = B::float_sum_dim(grad, dim);
         }
     }
-    if offset > 0 || grad.shape() != *shape {
+    if grad.shape() != *shape {
         grad = B::float_reshape(grad, shape.clone());
     }
     grad

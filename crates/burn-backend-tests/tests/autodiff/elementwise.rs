@@ -104,6 +104,23 @@ binary_cases! {
     matmul_chain: uniform(-1.0, 1.0), uniform(-1.0, 1.0) => |a, b| a.matmul(b.transpose()).exp();
 }
 
+// Broadcasts over several dims: a bias `[3]` over `[2, 2, 3]` (two adjacent dims summed as
+// one), a `[2, 1, 3]` and a `[1, 2, 1]` (the dims summed apart), a `[1, 1, 1]`.
+grad_cases! {
+    bias_over_two_leading_dims: [uniform(12, -2.0, 2.0), uniform(3, -2.0, 2.0)] => |t| {
+        (shaped(&t[0], [2, 2, 3]) + shaped(&t[1], [3]).reshape([1, 1, 3])).sin()
+    };
+    broadcast_over_the_middle_dim: [uniform(12, -2.0, 2.0), uniform(6, -2.0, 2.0)] => |t| {
+        (shaped(&t[0], [2, 2, 3]) * shaped(&t[1], [2, 1, 3])).sin()
+    };
+    broadcast_over_the_outer_dims: [uniform(12, -2.0, 2.0), uniform(2, -2.0, 2.0)] => |t| {
+        (shaped(&t[0], [2, 2, 3]) - shaped(&t[1], [1, 2, 1])).sin()
+    };
+    broadcast_of_one_value: [uniform(12, -2.0, 2.0), uniform(1, 0.5, 2.0)] => |t| {
+        (shaped(&t[0], [2, 2, 3]) / shaped(&t[1], [1, 1, 1])).sin()
+    };
+}
+
 // Remainders by tensors: the quotients stay away from integers (2.86, 0.38, -1.36, -1.71,
 // 2.38, 2.36), where `floor(lhs / rhs)` jumps.
 grad_cases! {
