@@ -32,6 +32,8 @@ macro_rules! module_operations {
                 Attention = attention(query: F, key: F, value: F, mask: OptB, options: Val[AttentionModuleOptions]) -> F
                     => |c| rules::attention(c, &query, &value);
                 LayerNorm = layer_norm(x: F, gamma: F, beta: OptF, epsilon: Val[f64]) -> F => |c| rules::same(c, &x);
+                GroupNorm = group_norm(x: F, gamma: F, beta: F, groups: Val[usize], epsilon: Val[f64]) -> F
+                    => |c| rules::same(c, &x);
         ]);
     };
     ($callback:ident, decomposed) => {

@@ -369,3 +369,22 @@ fn layer_norm_is_recorded_whole_and_replays_like_eager() {
         run(inputs(113)),
     );
 }
+
+#[test]
+fn group_norm_is_recorded_whole_and_replays_like_eager() {
+    use burn::tensor::module::group_norm;
+    let device = crate::device();
+    let env = Env::new(device.clone());
+    let gamma = env.float::<1>(&env.random(&[6], 0.5, 1.5, 114));
+    let beta = env.float::<1>(&env.random(&[6], -1.0, 1.0, 115));
+    let run = |x: Tensor<4>| group_norm(x, gamma.clone(), beta.clone(), 3, 1e-5);
+    let inputs = |seed| env.float::<4>(&env.random(&[2, 6, 3, 4], -2.0, 2.0, seed));
+    let graph = device
+        .capture(&inputs(116), run)
+        .expect("group_norm records");
+    assert_same(
+        "group_norm",
+        graph.replay(inputs(117)).unwrap(),
+        run(inputs(117)),
+    );
+}
