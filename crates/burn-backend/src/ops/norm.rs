@@ -58,6 +58,26 @@ fn row_statistics<B: Backend>(x: FloatTensor<B>, epsilon: f64) -> (FloatTensor<B
     (mean, inv_std)
 }
 
+/// The input gradient of a normalization, `r·(h - mean(h) - x̂·mean(h·x̂))`, from `h = grad·γ`
+/// (`scaled`), `x̂` (`normalized`) and `r` (`inv_std`), `mean` averaging over what was
+/// normalized together (kept as dims of size 1).
+fn input_grad<B: Backend>(
+    scaled: FloatTensor<B>,
+    normalized: FloatTensor<B>,
+    inv_std: FloatTensor<B>,
+    mean: impl Fn(FloatTensor<B>) -> FloatTensor<B>,
+) -> FloatTensor<B> {
+    let mean_scaled = mean(scaled.clone());
+    let mean_projected = mean(B::float_mul(scaled.clone(), normalized.clone()));
+    B::float_mul(
+        B::float_sub(
+            B::float_sub(scaled, mean_scaled),
+            B::float_mul(normalized, mean_projected),
+        ),
+        inv_std,
+    )
+}
+
 /// `(x - mean) / √(var + ε) · γ + β` over the last dim of `x`, with the biased variance (as
 /// `torch.nn.functional.layer_norm` over one dim).
 pub fn layer_norm_fallback<B: Backend>(
@@ -93,15 +113,9 @@ pub fn layer_norm_backward_fallback<B: Backend>(
     let (mean, inv_std) = row_statistics::<B>(x.clone(), epsilon);
     let normalized = B::float_mul(B::float_sub(x, mean), inv_std.clone());
     let scaled = B::float_mul(grad.clone(), along_last::<B>(gamma, rank));
-    let mean_scaled = B::float_mean_dim(scaled.clone(), last);
-    let mean_projected = B::float_mean_dim(B::float_mul(scaled.clone(), normalized.clone()), last);
-    let x_grad = B::float_mul(
-        B::float_sub(
-            B::float_sub(scaled, mean_scaled),
-            B::float_mul(normalized.clone(), mean_projected),
-        ),
-        inv_std,
-    );
+    let x_grad = input_grad::<B>(scaled, normalized.clone(), inv_std, |t| {
+        B::float_mean_dim(t, last)
+    });
     let rows = shape.num_elements() / d.max(1);
     let column_sum = |t: FloatTensor<B>| {
         let t = B::float_reshape(t, Shape::new([rows, d]));
@@ -227,15 +241,7 @@ pub fn batch_norm_backward_fallback<B: Backend>(
     let (mean, inv_std, _) = channel_statistics::<B>(x.clone(), epsilon);
     let normalized = B::float_mul(B::float_sub(x, mean), inv_std.clone());
     let scaled = B::float_mul(grad.clone(), per_channel::<B>(gamma));
-    let mean_scaled = channel_mean::<B>(scaled.clone());
-    let mean_projected = channel_mean::<B>(B::float_mul(scaled.clone(), normalized.clone()));
-    let x_grad = B::float_mul(
-        B::float_sub(
-            B::float_sub(scaled, mean_scaled),
-            B::float_mul(normalized.clone(), mean_projected),
-        ),
-        inv_std,
-    );
+    let x_grad = input_grad::<B>(scaled, normalized.clone(), inv_std, channel_mean::<B>);
     NormGrads {
         x_grad: B::float_reshape(x_grad, shape),
         gamma_grad: channel_sum::<B>(B::float_mul(grad.clone(), normalized)),
@@ -312,15 +318,9 @@ pub fn group_norm_backward_fallback<B: Backend>(
         groups,
     );
     let last = 2;
-    let mean_scaled = B::float_mean_dim(scaled.clone(), last);
-    let mean_projected = B::float_mean_dim(B::float_mul(scaled.clone(), normalized.clone()), last);
-    let x_grad = B::float_mul(
-        B::float_sub(
-            B::float_sub(scaled, mean_scaled),
-            B::float_mul(normalized.clone(), mean_projected),
-        ),
-        inv_std,
-    );
+    let x_grad = input_grad::<B>(scaled, normalized.clone(), inv_std, |t| {
+        B::float_mean_dim(t, last)
+    });
     NormGrads {
         x_grad: B::float_reshape(x_grad, shape),
         gamma_grad: channel_sum::<B>(B::float_mul(grad.clone(), flat(normalized))),

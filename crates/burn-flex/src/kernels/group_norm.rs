@@ -8,7 +8,7 @@
 //! from which both the row's two means and the partial `∂γ`, `∂β` follow, then writes
 //! `∂x = grad·(r·γ) + x·b + k` with per-row `b`, `k` and per-channel `r·γ`.
 
-use super::layer_norm::{lane_sum, rows_per_task, statistics};
+use super::layer_norm::{lane_sum, rows_per_task, statistics, sum_partials};
 use crate::element::FloatElement;
 use crate::parallel;
 use crate::simd::vectorized;
@@ -153,17 +153,7 @@ pub fn group_norm_backward<E: FloatElement>(
             )
         },
     );
-    let mut gamma_grad = vec![E::zero(); c];
-    let mut beta_grad = vec![E::zero(); c];
-    for partial in partials.chunks_exact(2 * c) {
-        let (gs, bs) = partial.split_at(c);
-        for (total, &p) in gamma_grad.iter_mut().zip(gs) {
-            *total = *total + p;
-        }
-        for (total, &p) in beta_grad.iter_mut().zip(bs) {
-            *total = *total + p;
-        }
-    }
+    let (gamma_grad, beta_grad) = sum_partials(&partials, c);
     (x_grad, gamma_grad, beta_grad)
 }
 

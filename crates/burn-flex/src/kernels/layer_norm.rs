@@ -176,10 +176,17 @@ pub fn layer_norm_backward<E: FloatElement>(
             )
         },
     );
-    let mut gamma_grad = vec![E::zero(); d];
-    let mut beta_grad = vec![E::zero(); d];
-    for partial in partials.chunks_exact(2 * d) {
-        let (gs, bs) = partial.split_at(d);
+    let (gamma_grad, beta_grad) = sum_partials(&partials, d);
+    (x_grad, gamma_grad, beta_grad)
+}
+
+/// The scale and shift gradients from per-task partials, each `2·width` values (the partial
+/// `∂γ`, then the partial `∂β`), added in task order.
+pub(crate) fn sum_partials<E: FloatElement>(partials: &[E], width: usize) -> (Vec<E>, Vec<E>) {
+    let mut gamma_grad = vec![E::zero(); width];
+    let mut beta_grad = vec![E::zero(); width];
+    for partial in partials.chunks_exact(2 * width) {
+        let (gs, bs) = partial.split_at(width);
         for (total, &p) in gamma_grad.iter_mut().zip(gs) {
             *total = *total + p;
         }
@@ -187,7 +194,7 @@ pub fn layer_norm_backward<E: FloatElement>(
             *total = *total + p;
         }
     }
-    (x_grad, gamma_grad, beta_grad)
+    (gamma_grad, beta_grad)
 }
 
 #[cfg(test)]
