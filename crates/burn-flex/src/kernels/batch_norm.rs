@@ -9,32 +9,22 @@
 //! `y = (x - mean)·(r·γ) + β` forward, `∂x = r·γ·(grad - Σgrad/N) - r³·γ·(Σgrad·(x - mean)/N)·
 //! (x - mean)` backward, with `r = 1/√(var + ε)` and `N = n·s`.
 
-use super::layer_norm::lane_sum;
+use super::norm_stats::{Moments, lane_sum};
 use crate::element::FloatElement;
 use crate::ops::map::PAR_THRESHOLD;
 use crate::parallel;
 use crate::simd::vectorized;
 use crate::tensor::pool;
 
-/// The mean and biased variance of channel `channel` of `x [n, c, s]`.
+/// The mean and biased variance of channel `channel` of `x [n, c, s]`, each of its `n` segments
+/// summed while in L1 and merged (see [`Moments`]).
 #[inline(always)]
 fn channel_statistics<E: FloatElement>(x: &[E], [n, c, s]: [usize; 3], channel: usize) -> (E, E) {
-    let count = |k: usize| E::from(k).expect("a count is a float");
-    let (mut total, mut mean, mut m2) = (0usize, E::zero(), E::zero());
+    let mut moments = Moments::new();
     for i in 0..n {
-        let segment = &x[(i * c + channel) * s..][..s];
-        let segment_mean = lane_sum(segment, segment, |v, _| v) / count(s);
-        let segment_m2 = lane_sum(segment, segment, |v, _| {
-            (v - segment_mean) * (v - segment_mean)
-        });
-        // Chan et al.'s merge of (total, mean, m2) with the segment's.
-        let merged = total + s;
-        let delta = segment_mean - mean;
-        mean = mean + delta * count(s) / count(merged);
-        m2 = m2 + segment_m2 + delta * delta * count(total) * count(s) / count(merged);
-        total = merged;
+        moments.add(&x[(i * c + channel) * s..][..s]);
     }
-    (mean, m2 / count(total))
+    moments.mean_var()
 }
 
 /// Runs `f(channel)` for every channel in parallel (when the tensor is large), collecting the

@@ -8,7 +8,7 @@
 //! from which both the row's two means and the partial `∂γ`, `∂β` follow, then writes
 //! `∂x = grad·(r·γ) + x·b + k` with per-row `b`, `k` and per-channel `r·γ`.
 
-use super::layer_norm::{lane_sum, rows_per_task, statistics, sum_partials};
+use super::norm_stats::{lane_sum, rows_per_task, statistics, sum_partials};
 use crate::element::FloatElement;
 use crate::parallel;
 use crate::simd::vectorized;

@@ -7,70 +7,11 @@
 //! once per row and writes the input gradient, summing the scale and shift gradients of its rows
 //! in per-task partial sums that are added at the end.
 
+use super::norm_stats::{lane_sum, rows_per_task, statistics, sum_partials};
 use crate::element::FloatElement;
-use crate::ops::map::PAR_THRESHOLD;
 use crate::parallel;
 use crate::simd::vectorized;
 use crate::tensor::pool;
-
-/// Independent partial sums per reduction: enough vector registers to keep the adders busy.
-const LANES: usize = 16;
-
-/// `Σ f(a_i, b_i)` over two equally long rows, in [`LANES`] partial sums (vectorizes; the order
-/// of additions depends only on the length).
-#[inline(always)]
-pub(crate) fn lane_sum<E: FloatElement>(a: &[E], b: &[E], f: impl Fn(E, E) -> E) -> E {
-    let mut lanes = [E::zero(); LANES];
-    let (ca, cb) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
-    let (ta, tb) = (ca.remainder(), cb.remainder());
-    for (xa, xb) in ca.zip(cb) {
-        for ((lane, &x), &y) in lanes.iter_mut().zip(xa).zip(xb) {
-            *lane = *lane + f(x, y);
-        }
-    }
-    let mut total = E::zero();
-    for lane in lanes {
-        total = total + lane;
-    }
-    ta.iter().zip(tb).fold(total, |t, (&x, &y)| t + f(x, y))
-}
-
-/// Values summed about their mean while they stay in the L1 cache: 16 KiB of `f32`.
-const BLOCK: usize = 4096;
-
-/// The mean of `row` and `1 / √(var + ε)` with the biased variance. Each block of [`BLOCK`]
-/// values is summed about its own mean (two reads, the second from L1) and the blocks' means and
-/// squared deviations are merged (Chan et al.), so a long row is read from memory once.
-#[inline(always)]
-pub(crate) fn statistics<E: FloatElement>(row: &[E], epsilon: E) -> (E, E) {
-    let count = |k: usize| E::from(k).expect("a count is a float");
-    let (mut total, mut mean, mut m2) = (0usize, E::zero(), E::zero());
-    for block in row.chunks(BLOCK) {
-        let block_mean = lane_sum(block, block, |x, _| x) / count(block.len());
-        let block_m2 = lane_sum(block, block, |x, _| (x - block_mean) * (x - block_mean));
-        if total == 0 {
-            (mean, m2) = (block_mean, block_m2);
-        } else {
-            let merged = total + block.len();
-            let delta = block_mean - mean;
-            mean = mean + delta * count(block.len()) / count(merged);
-            m2 = m2 + block_m2 + delta * delta * count(total) * count(block.len()) / count(merged);
-        }
-        total += block.len();
-    }
-    let var = m2 / count(total.max(1));
-    (mean, (var + epsilon).sqrt().recip())
-}
-
-/// Rows per parallel task for `rows` rows of `d` values (all of them below the threshold).
-pub(crate) fn rows_per_task(rows: usize, d: usize) -> usize {
-    let threads = parallel::threads();
-    if rows * d >= PAR_THRESHOLD && threads > 1 {
-        rows.div_ceil(threads * 4).max(1)
-    } else {
-        rows.max(1)
-    }
-}
 
 /// `(x - mean)·r·γ + β` for every row of `x` (`d` values each), with `r = 1 / √(var + ε)`.
 pub fn layer_norm<E: FloatElement>(
@@ -178,23 +119,6 @@ pub fn layer_norm_backward<E: FloatElement>(
     );
     let (gamma_grad, beta_grad) = sum_partials(&partials, d);
     (x_grad, gamma_grad, beta_grad)
-}
-
-/// The scale and shift gradients from per-task partials, each `2·width` values (the partial
-/// `∂γ`, then the partial `∂β`), added in task order.
-pub(crate) fn sum_partials<E: FloatElement>(partials: &[E], width: usize) -> (Vec<E>, Vec<E>) {
-    let mut gamma_grad = vec![E::zero(); width];
-    let mut beta_grad = vec![E::zero(); width];
-    for partial in partials.chunks_exact(2 * width) {
-        let (gs, bs) = partial.split_at(width);
-        for (total, &p) in gamma_grad.iter_mut().zip(gs) {
-            *total = *total + p;
-        }
-        for (total, &p) in beta_grad.iter_mut().zip(bs) {
-            *total = *total + p;
-        }
-    }
-    (gamma_grad, beta_grad)
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@ pub mod int8_gemm;
 pub mod interpolate;
 mod isa;
 pub mod layer_norm;
+mod norm_stats;
 pub mod pool;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod simd16;
