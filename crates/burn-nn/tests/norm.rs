@@ -251,6 +251,24 @@ fn group_norm_checks_groups() {
     GroupNormConfig::new(4, 6).init(&Device::flex());
 }
 
+#[test]
+#[should_panic(expected = "expected beta of shape [6] for an input [2, 6, 3], got [4]")]
+fn the_normalization_functions_check_their_parameters() {
+    let device = Device::flex();
+    let x = Tensor::<3>::ones([2, 6, 3], &device);
+    let (gamma, beta) = (Tensor::ones([6], &device), Tensor::zeros([4], &device));
+    burn_core::tensor::module::group_norm(x, gamma, beta, 3, 1e-5);
+}
+
+#[test]
+#[should_panic(expected = "expected a number of groups dividing the 6 channels")]
+fn group_norm_checks_its_groups() {
+    let device = Device::flex();
+    let x = Tensor::<3>::ones([2, 6, 3], &device);
+    let (gamma, beta) = (Tensor::ones([6], &device), Tensor::zeros([6], &device));
+    burn_core::tensor::module::group_norm(x, gamma, beta, 4, 1e-5);
+}
+
 /// Replaces every float parameter by a tensor of sevens, as a weight loader would.
 struct LoadSevens;
 

@@ -329,22 +329,13 @@ pub fn layer_norm<const D: usize>(
     epsilon: f64,
 ) -> Tensor<D> {
     let dims = x.dims();
-    let d = if D == 0 { 0 } else { dims[D - 1] };
-    let params = [Some(&gamma), beta.as_ref()];
-    for (name, param) in ["gamma", "beta"].iter().zip(params) {
-        if let Some(param) = param {
-            if D == 0 || param.dims() != [d] {
-                check::fail(
-                    "layer_norm",
-                    format_args!(
-                        "expected {name} of shape [{d}] for an input {dims:?}, got {:?}",
-                        param.dims()
-                    ),
-                );
-            }
-            check::same_device("layer_norm", &x.device(), &param.device());
-        }
+    if D == 0 {
+        check::fail(
+            "layer_norm",
+            format_args!("expected an input of rank at least 1, got a scalar"),
+        );
     }
+    check_norm_params("layer_norm", &x, dims[D - 1], [Some(&gamma), beta.as_ref()]);
     Tensor::from_primitive(Dispatch::layer_norm(
         x.into_primitive(),
         gamma.into_primitive(),
@@ -384,19 +375,7 @@ pub fn batch_norm<const D: usize>(
             format_args!("expected an input [batch, channels, ...], got shape {dims:?}"),
         );
     }
-    for (name, param) in [("gamma", &gamma), ("beta", &beta)] {
-        if param.dims() != [dims[1]] {
-            check::fail(
-                "batch_norm",
-                format_args!(
-                    "expected {name} of shape [{}] for an input {dims:?}, got {:?}",
-                    dims[1],
-                    param.dims()
-                ),
-            );
-        }
-        check::same_device("batch_norm", &x.device(), &param.device());
-    }
+    check_norm_params("batch_norm", &x, dims[1], [Some(&gamma), Some(&beta)]);
     let out = Dispatch::batch_norm(
         x.into_primitive(),
         gamma.into_primitive(),
@@ -449,19 +428,7 @@ pub fn group_norm<const D: usize>(
             ),
         );
     }
-    for (name, param) in [("gamma", &gamma), ("beta", &beta)] {
-        if param.dims() != [dims[1]] {
-            check::fail(
-                "group_norm",
-                format_args!(
-                    "expected {name} of shape [{}] for an input {dims:?}, got {:?}",
-                    dims[1],
-                    param.dims()
-                ),
-            );
-        }
-        check::same_device("group_norm", &x.device(), &param.device());
-    }
+    check_norm_params("group_norm", &x, dims[1], [Some(&gamma), Some(&beta)]);
     Tensor::from_primitive(Dispatch::group_norm(
         x.into_primitive(),
         gamma.into_primitive(),
@@ -469,4 +436,28 @@ pub fn group_norm<const D: usize>(
         groups,
         epsilon,
     ))
+}
+
+/// Checks a normalization's scale (`gamma`) and shift (`beta`, when given): each of shape
+/// `[len]` and on `x`'s device.
+fn check_norm_params<const D: usize>(
+    op: &str,
+    x: &Tensor<D>,
+    len: usize,
+    [gamma, beta]: [Option<&Tensor<1>>; 2],
+) {
+    for (name, param) in [("gamma", gamma), ("beta", beta)] {
+        let Some(param) = param else { continue };
+        if param.dims() != [len] {
+            check::fail(
+                op,
+                format_args!(
+                    "expected {name} of shape [{len}] for an input {:?}, got {:?}",
+                    x.dims(),
+                    param.dims()
+                ),
+            );
+        }
+        check::same_device(op, &x.device(), &param.device());
+    }
 }
