@@ -399,12 +399,7 @@ fn run_direct<E: FloatElement>(
     start: usize,
     out: &mut [E],
 ) {
-    let row_len = walk.row_len();
-    let mut done = 0;
-    while done < out.len() {
-        let pos = start + done;
-        let (row, col) = (pos / row_len, pos % row_len);
-        let len = (row_len - col).min(out.len() - done);
+    for [row, col, done, len] in walk.segments(start, out.len()) {
         let input = |r: usize| match program.instrs[r] {
             Instr::Load(i) => {
                 let from = walk.position(i, row, col);
@@ -422,7 +417,6 @@ fn run_direct<E: FloatElement>(
             Instr::Scalar(op, a, s) => scalar(op, dst, input(a), s.elem::<E>()),
             Instr::Load(_) => unreachable!("a single pass ends with its operation"),
         }
-        done += len;
     }
 }
 

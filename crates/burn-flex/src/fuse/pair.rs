@@ -80,17 +80,12 @@ impl Pair {
     /// Fills `out`, the outputs from flat position `start` on, one row segment at a time.
     #[inline(always)]
     pub fn run<E: FloatElement>(&self, data: &[&[E]], walk: &Walk, start: usize, out: &mut [E]) {
-        let row_len = walk.row_len();
         let value = |operand: Operand, row: usize| match operand {
             Operand::Value(s) => s.elem::<E>(),
             Operand::RowConstant(i) => walk.constant(i, data, row),
         };
         let [(op1, first), (op2, second)] = self.ops;
-        let mut done = 0;
-        while done < out.len() {
-            let pos = start + done;
-            let (row, col) = (pos / row_len, pos % row_len);
-            let len = (row_len - col).min(out.len() - done);
+        for [row, col, done, len] in walk.segments(start, out.len()) {
             let from = walk.position(self.input, row, col);
             let x = &data[self.input][from..from + len];
             let dst = &mut out[done..done + len];
@@ -100,7 +95,6 @@ impl Pair {
                     *d = F2::apply(F1::apply(v, s1), s2);
                 }
             }));
-            done += len;
         }
     }
 }

@@ -81,6 +81,23 @@ impl Walk {
         pos as usize
     }
 
+    /// The row segments of the `len` outputs from flat position `start` on, in order:
+    /// `(row, col, done, segment_len)`, `done` the outputs before the segment.
+    #[inline(always)]
+    pub fn segments(&self, start: usize, len: usize) -> impl Iterator<Item = [usize; 4]> {
+        let row_len = self.row_len();
+        let mut done = 0;
+        std::iter::from_fn(move || {
+            (done < len).then(|| {
+                let pos = start + done;
+                let (row, col) = (pos / row_len, pos % row_len);
+                let segment = (row_len - col).min(len - done);
+                done += segment;
+                [row, col, done - segment, segment]
+            })
+        })
+    }
+
     /// Input `i`'s stride along the row.
     pub fn row_stride(&self, i: usize) -> isize {
         self.strides[i][self.dims.len() - 1]
