@@ -9,7 +9,7 @@ pub fn full(shape: impl Into<Shape>, value: Scalar, dtype: DType) -> FlexTensor 
     let shape = shape.into();
     with_elem!(dtype, E => {
         let v: E = value.elem();
-        FlexTensor::from_vec(pool::filled(shape.num_elements(), v), shape)
+        FlexTensor::from_aligned(pool::aligned_filled(shape.num_elements(), v), shape)
     })
 }
 

@@ -80,7 +80,7 @@ pub fn gather(dim: usize, tensor: FlexTensor, indices: FlexTensor) -> FlexTensor
     let base = Layout::new(shape.clone(), base_strides, tensor.layout().offset());
     with_elem!(tensor.dtype(), E => {
         let data = tensor.storage::<E>();
-        let mut out = pool::for_overwrite::<E>(shape.num_elements());
+        let mut out = pool::aligned_for_overwrite::<E>(shape.num_elements());
         for_each_out_row(&mut out, &shape, [&base, &idx_layout], #[inline(always)] |o, [p, q], [s, _]| {
             let mut p = p as isize;
             for (o, &i) in o.iter_mut().zip(&idx[q..]) {
@@ -88,7 +88,7 @@ pub fn gather(dim: usize, tensor: FlexTensor, indices: FlexTensor) -> FlexTensor
                 p += s;
             }
         });
-        FlexTensor::from_vec(out, shape)
+        FlexTensor::from_aligned(out, shape)
     })
 }
 

@@ -69,7 +69,7 @@ pub fn zip_row<A: Copy, B: Copy, O>(
 pub fn map_into<E: Storable, O: Storable>(t: &FlexTensor, f: impl Fn(E) -> O + Sync) -> FlexTensor {
     let shape = t.shape().clone();
     let data = t.storage::<E>();
-    let mut out = pool::for_overwrite::<O>(shape.num_elements());
+    let mut out = pool::aligned_for_overwrite::<O>(shape.num_elements());
     for_each_out_row(
         &mut out,
         &shape,
@@ -77,7 +77,7 @@ pub fn map_into<E: Storable, O: Storable>(t: &FlexTensor, f: impl Fn(E) -> O + S
         #[inline(always)]
         |o, [p], [s]| map_row(o, data, p, s, &f),
     );
-    FlexTensor::from_vec(out, shape)
+    FlexTensor::from_aligned(out, shape)
 }
 
 /// `f` applied to every element, in place when the buffer may be reused.
@@ -117,7 +117,7 @@ pub fn zip_into<A: Storable, B: Storable, O: Storable>(
     let shape = broadcast_shape(op, lhs.shape(), rhs.shape());
     let (la, lb) = (lhs.layout().expand(&shape), rhs.layout().expand(&shape));
     let (a, b) = (lhs.storage::<A>(), rhs.storage::<B>());
-    let mut out = pool::for_overwrite::<O>(shape.num_elements());
+    let mut out = pool::aligned_for_overwrite::<O>(shape.num_elements());
     for_each_out_row(
         &mut out,
         &shape,
@@ -125,7 +125,7 @@ pub fn zip_into<A: Storable, B: Storable, O: Storable>(
         #[inline(always)]
         |o, [pa, pb], [sa, sb]| zip_row(o, (a, pa, sa), (b, pb, sb), &f),
     );
-    FlexTensor::from_vec(out, shape)
+    FlexTensor::from_aligned(out, shape)
 }
 
 /// `f(lhs, rhs)` element-wise with broadcasting, written into `lhs` or `rhs` when one of them

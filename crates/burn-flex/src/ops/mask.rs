@@ -66,7 +66,7 @@ pub fn mask_where(tensor: FlexTensor, mask: FlexTensor, value: FlexTensor) -> Fl
         }
         let lt = tensor.layout().expand(&shape);
         let t = tensor.storage::<E>();
-        let mut out = pool::for_overwrite::<E>(shape.num_elements());
+        let mut out = pool::aligned_for_overwrite::<E>(shape.num_elements());
         for_each_out_row(&mut out, &shape, [&lt, &lm, &lv], #[inline(always)] |o, [pt, pm, pv], [st, sm, sv]| {
             let n = o.len();
             match (st, sm, sv) {
@@ -93,7 +93,7 @@ pub fn mask_where(tensor: FlexTensor, mask: FlexTensor, value: FlexTensor) -> Fl
                 }
             }
         });
-        FlexTensor::from_vec(out, shape)
+        FlexTensor::from_aligned(out, shape)
     })
 }
 

@@ -111,7 +111,7 @@ fn matmul_matrices<E: FloatElement + Storable>(
     [m, k, n]: [usize; 3],
 ) -> FlexTensor {
     // As in `matmul_float`: the product writes its whole destination.
-    let mut out = pool::for_overwrite(m * n);
+    let mut out = pool::aligned_for_overwrite(m * n);
     if m * n > 0 {
         let strides = |t: &FlexTensor| [t.layout().strides()[0], t.layout().strides()[1]];
         let (a, b) = (strides(lhs), strides(rhs));
@@ -119,7 +119,7 @@ fn matmul_matrices<E: FloatElement + Storable>(
         let r = matrix(rhs.storage::<E>(), rhs.layout().offset(), k, n, b);
         E::gemm(m, k, n, l, a, r, b, &mut out);
     }
-    FlexTensor::from_vec(out, [m, n])
+    FlexTensor::from_aligned(out, [m, n])
 }
 
 fn matmul_float<E: FloatElement + Storable>(
@@ -133,9 +133,9 @@ fn matmul_float<E: FloatElement + Storable>(
     let (ld, rd) = (lhs.storage::<E>(), rhs.storage::<E>());
     // Every product below writes its whole destination (gemm with no accumulation, or zeros
     // when k = 0), so a pooled buffer's old values need no clearing first.
-    let mut out = pool::for_overwrite(out_shape.num_elements());
+    let mut out = pool::aligned_for_overwrite(out_shape.num_elements());
     if m * n == 0 {
-        return FlexTensor::from_vec(out, out_shape);
+        return FlexTensor::from_aligned(out, out_shape);
     }
     let batches = batch.num_elements();
     if batches > 1 && folds_into_one_product(&a, &b, m) {
@@ -145,7 +145,7 @@ fn matmul_float<E: FloatElement + Storable>(
         let l = matrix(ld, a.offsets[0], rows, k, a.strides);
         let r = matrix(rd, b.offsets[0], k, n, b.strides);
         E::gemm(rows, k, n, l, a.strides, r, b.strides, &mut out);
-        return FlexTensor::from_vec(out, out_shape);
+        return FlexTensor::from_aligned(out, out_shape);
     }
     let product = |(i, dst): (usize, &mut [E])| {
         let l = matrix(ld, a.offsets[i], m, k, a.strides);
@@ -157,7 +157,7 @@ fn matmul_float<E: FloatElement + Storable>(
     } else {
         out.chunks_mut(m * n).enumerate().for_each(product);
     }
-    FlexTensor::from_vec(out, out_shape)
+    FlexTensor::from_aligned(out, out_shape)
 }
 
 /// Whether a batch of `batches` products of `work` (m·k·n) each is shared between `threads`
@@ -193,9 +193,9 @@ fn matmul_int<E: NumElement>(
 ) -> FlexTensor {
     let (a, b) = (operand(lhs, batch), operand(rhs, batch));
     let (ld, rd) = (lhs.storage::<E>(), rhs.storage::<E>());
-    let mut out = pool::filled(out_shape.num_elements(), E::zero());
+    let mut out = pool::aligned_filled(out_shape.num_elements(), E::zero());
     if m * n == 0 {
-        return FlexTensor::from_vec(out, out_shape);
+        return FlexTensor::from_aligned(out, out_shape);
     }
     let [ls0, ls1] = a.strides;
     let [rs0, rs1] = b.strides;
@@ -217,7 +217,7 @@ fn matmul_int<E: NumElement>(
     } else {
         out.chunks_mut(m * n).enumerate().for_each(product);
     }
-    FlexTensor::from_vec(out, out_shape)
+    FlexTensor::from_aligned(out, out_shape)
 }
 
 /// A layout-only check used by tests: whether `t` would be read by gemm without a copy.

@@ -20,7 +20,7 @@
 use super::map::PAR_THRESHOLD;
 use crate::parallel;
 use crate::simd::{self, vectorized};
-use crate::tensor::{FlexTensor, Storable, pool};
+use crate::tensor::{Aligned, FlexTensor, Storable, pool};
 use burn_std::{DType, Distribution, Shape};
 use std::sync::Mutex;
 
@@ -61,10 +61,10 @@ pub fn random(shape: impl Into<Shape>, distribution: Distribution, dtype: DType)
     let n = shape.num_elements();
     if dtype == DType::F32 {
         let (key, first) = reserve((n.div_ceil(BATCH) * LANES) as u64);
-        return FlexTensor::from_vec(fill_f32(n, distribution, key, first), shape);
+        return FlexTensor::from_aligned(fill_f32(n, distribution, key, first), shape);
     }
     let (key, first) = reserve(n as u64);
-    with_elem!(dtype, E => FlexTensor::from_vec(fill_generic::<E>(n, distribution, key, first), shape))
+    with_elem!(dtype, E => FlexTensor::from_aligned(fill_generic::<E>(n, distribution, key, first), shape))
 }
 
 const M0: u32 = 0xD251_1F53;
@@ -130,8 +130,8 @@ const BATCH: usize = 4 * LANES;
 /// `n` values of `distribution` as `f32`. Value `i` is word `(i % BATCH) / LANES` of block
 /// `first + LANES · (i / BATCH) + i % LANES`: a batch's values are its blocks' first words, then
 /// their second words…, which is the order the lockstep rounds leave them in.
-fn fill_f32(n: usize, distribution: Distribution, key: u64, first: u64) -> Vec<f32> {
-    let mut out = pool::for_overwrite::<f32>(n);
+fn fill_f32(n: usize, distribution: Distribution, key: u64, first: u64) -> Aligned<f32> {
+    let mut out = pool::aligned_for_overwrite::<f32>(n);
     let task = |i: usize, dst: &mut [f32]| {
         let block = first.wrapping_add((i * TASK_VALUES / BATCH * LANES) as u64);
         vectorized(
@@ -232,7 +232,12 @@ fn unit_f64(hi: u32, lo: u32) -> f64 {
 /// `n` values of `distribution` as `E`, value `i` from block `first + i` (the sampling formulas
 /// of `burn_std`'s `DistributionSampler`, converted by `E::from_f64`). A uniform value that
 /// rounds up to the upper bound in `E` is drawn again from the block's next attempt.
-fn fill_generic<E: Storable>(n: usize, distribution: Distribution, key: u64, first: u64) -> Vec<E> {
+fn fill_generic<E: Storable>(
+    n: usize,
+    distribution: Distribution,
+    key: u64,
+    first: u64,
+) -> Aligned<E> {
     let high = match distribution {
         Distribution::Default => Some(1.0),
         Distribution::Uniform(low, high) if low < high => Some(high),
@@ -251,7 +256,7 @@ fn fill_generic<E: Storable>(n: usize, distribution: Distribution, key: u64, fir
             }
         }
     };
-    let mut out = pool::for_overwrite::<E>(n);
+    let mut out = pool::aligned_for_overwrite::<E>(n);
     let task = |i: usize, dst: &mut [E]| {
         let start = first.wrapping_add((i * TASK_VALUES) as u64);
         for (b, chunk) in dst.chunks_mut(LANES).enumerate() {

@@ -138,12 +138,12 @@ fn along_dim<E: FloatElement + NumElement>(
             &t.storage::<E>()[range]
         })
         .collect();
-    let mut out = pool::for_overwrite::<E>(shape.num_elements());
+    let mut out = pool::aligned_for_overwrite::<E>(shape.num_elements());
     // No rows (a zero-sized other dim) or empty rows: nothing to compute.
     if !out.is_empty() {
         run_rows(op, &slices, &mut out, len);
     }
-    let result = FlexTensor::from_vec(out, shape);
+    let result = FlexTensor::from_aligned(out, shape);
     if dim == last {
         result
     } else {

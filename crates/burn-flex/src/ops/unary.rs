@@ -93,7 +93,7 @@ fn map_f32_checked(
 ) -> FlexTensor {
     let shape = tensor.shape().clone();
     let src = tensor.values::<f32>();
-    let mut out = pool::for_overwrite::<f32>(src.len());
+    let mut out = pool::aligned_for_overwrite::<f32>(src.len());
     let run = |first: usize, dst: &mut [f32]| {
         let src = &src[first..first + dst.len()];
         for (dst, src) in dst.chunks_mut(CHECKED_BLOCK).zip(src.chunks(CHECKED_BLOCK)) {
@@ -126,7 +126,7 @@ fn map_f32_checked(
     } else {
         run(0, &mut out);
     }
-    FlexTensor::from_vec(out, shape)
+    FlexTensor::from_aligned(out, shape)
 }
 
 /// Generates one public function per numeric unary operation (floats and ints).

@@ -42,10 +42,17 @@ pub fn filled<E: Storable>(len: usize, value: E) -> Vec<E> {
 
 /// A copy of `values`, asking for 2 MiB pages (before writing them) when the buffer is large.
 pub fn copied<E: Storable>(values: &[E]) -> Vec<E> {
-    let mut copy = Vec::with_capacity(values.len());
-    advise(&copy);
+    let mut copy = with_capacity(values.len());
     copy.extend_from_slice(values);
     copy
+}
+
+/// An empty vector with room for `len` values, asking for 2 MiB pages (before any is written)
+/// when the buffer is large.
+pub fn with_capacity<E: Storable>(len: usize) -> Vec<E> {
+    let values = Vec::with_capacity(len);
+    advise(&values);
+    values
 }
 
 /// Asks for 2 MiB pages over the whole 2 MiB-aligned pages inside `values`' allocation.

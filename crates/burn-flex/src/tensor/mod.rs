@@ -5,6 +5,7 @@
 //! and the layout is contiguous ([`FlexTensor::can_mut`]); otherwise they allocate, so results
 //! never depend on whether other handles exist.
 
+pub mod aligned;
 mod buffer;
 pub mod huge_pages;
 pub mod iter;
@@ -12,6 +13,7 @@ mod layout;
 pub mod pool;
 pub mod rows;
 
+pub use aligned::{Aligned, IntoValues};
 pub use buffer::{Buffer, Storable};
 pub use layout::{Layout, contiguous_strides};
 
@@ -89,16 +91,29 @@ impl FlexTensor {
 
     /// A contiguous tensor owning `values` with `shape`; panics when their sizes disagree.
     pub fn from_vec<E: Storable>(values: Vec<E>, shape: impl Into<Shape>) -> Self {
+        Self::from_values(values, 0, shape)
+    }
+
+    /// A contiguous tensor owning `values` (which start at a cache line) with `shape`; panics
+    /// when their sizes disagree.
+    pub fn from_aligned<E: Storable>(values: Aligned<E>, shape: impl Into<Shape>) -> Self {
+        let (values, start) = values.into_values();
+        Self::from_values(values, start, shape)
+    }
+
+    /// A contiguous tensor of `shape` whose values start at `values[start]`.
+    fn from_values<E: Storable>(values: Vec<E>, start: usize, shape: impl Into<Shape>) -> Self {
         let shape = shape.into();
+        let len = values.len() - start;
         assert_eq!(
-            values.len(),
+            len,
             shape.num_elements(),
-            "FlexTensor::from_vec: {} values do not fill shape {shape:?}",
-            values.len()
+            "FlexTensor::from_vec: {len} values do not fill shape {shape:?}",
         );
+        let strides = contiguous_strides(&shape.dims);
         Self {
             buffer: Arc::new(E::into_buffer(values)),
-            layout: Layout::contiguous(shape),
+            layout: Layout::new(shape, strides, start),
             deferred: None,
         }
     }
@@ -109,13 +124,13 @@ impl FlexTensor {
         with_elem!(data.dtype, E => {
             // Copied into a pooled buffer (large ones on 2 MiB pages) when the bytes are the
             // element type already; converted value by value otherwise.
-            let values: Vec<E> = match data.as_slice::<E>() {
-                Ok(slice) => pool::copied(slice),
-                Err(_) => data.into_vec().unwrap_or_else(|e| {
+            let (values, start): (Vec<E>, usize) = match data.as_slice::<E>() {
+                Ok(slice) => pool::aligned_copied(slice).into_values(),
+                Err(_) => (data.into_vec().unwrap_or_else(|e| {
                     panic!("FlexTensor::from_data: cannot read the data: {e}")
-                }),
+                }), 0),
             };
-            Self::from_vec(values, shape)
+            Self::from_values(values, start, shape)
         })
     }
 
@@ -233,13 +248,22 @@ impl FlexTensor {
     pub fn into_vec<E: Storable>(mut self) -> Vec<E> {
         self.settle();
         let n = self.num_elements();
-        if self.layout.offset() == 0 && self.is_contiguous() && self.buffer.len() == n {
+        // The whole buffer but for an aligned tensor's leading values: moved down in place.
+        let whole = self.layout.contiguous_range().filter(|range| {
+            range.end == self.buffer.len() && range.start < aligned::Aligned::<E>::PADDING
+        });
+        if let Some(range) = whole {
             match Arc::try_unwrap(self.buffer) {
                 Ok(buffer) => {
                     let dtype = buffer.dtype();
-                    return E::from_buffer(buffer).unwrap_or_else(|_| {
+                    let mut values = E::from_buffer(buffer).unwrap_or_else(|_| {
                         panic!("FlexTensor: expected a {} tensor, got {dtype}", E::DTYPE)
                     });
+                    if range.start > 0 {
+                        values.copy_within(range, 0);
+                        values.truncate(n);
+                    }
+                    return values;
                 }
                 Err(buffer) => return Self::new(buffer, self.layout).to_vec(),
             }

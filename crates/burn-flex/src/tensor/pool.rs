@@ -8,6 +8,7 @@
 //! allocating. The pool holds at most [`MAX_POOLED_BYTES`]; beyond that the oldest buffers are
 //! freed. Fresh buffers come from [`huge_pages`], so the large ones are backed by 2 MiB pages.
 
+use super::aligned::{Aligned, IntoValues};
 use super::{Buffer, Storable, huge_pages};
 use std::collections::VecDeque;
 use std::sync::{Mutex, PoisonError};
@@ -96,10 +97,40 @@ pub fn copied<E: Storable>(values: &[E]) -> Vec<E> {
     }
 }
 
-/// Returns a scratch vector taken with [`for_overwrite`] or [`filled`] to the pool (large ones
-/// are kept, small ones freed), as if a tensor holding it had dropped.
-pub fn give_back<E: Storable>(values: Vec<E>) {
-    drop(E::into_buffer(values));
+/// [`for_overwrite`] for the values of a new tensor: they start at a cache line
+/// ([`Aligned`]), in a pooled buffer when one fits.
+pub fn aligned_for_overwrite<E: Storable>(len: usize) -> Aligned<E> {
+    let room = Aligned::<E>::room(len);
+    let values = take::<E>(room).unwrap_or_else(|| huge_pages::zeroed(room));
+    Aligned::over(values, len)
+}
+
+/// [`filled`] for the values of a new tensor, starting at a cache line ([`Aligned`]).
+pub fn aligned_filled<E: Storable>(len: usize, value: E) -> Aligned<E> {
+    let room = Aligned::<E>::room(len);
+    let values = match take::<E>(room) {
+        Some(mut values) => {
+            values.clear();
+            values.resize(room, value);
+            values
+        }
+        None => huge_pages::filled(room, value),
+    };
+    Aligned::over(values, len)
+}
+
+/// [`copied`] for the values of a new tensor, starting at a cache line ([`Aligned`]).
+pub fn aligned_copied<E: Storable>(values: &[E]) -> Aligned<E> {
+    let room = Aligned::<E>::room(values.len());
+    let space = take::<E>(room).unwrap_or_else(|| huge_pages::with_capacity(room));
+    Aligned::copy_into(space, values)
+}
+
+/// Returns a scratch vector taken with [`for_overwrite`] or [`filled`] (or their aligned
+/// kinds) to the pool (large ones are kept, small ones freed), as if a tensor holding it had
+/// dropped.
+pub fn give_back<E: Storable>(values: impl IntoValues<E>) {
+    drop(E::into_buffer(values.into_values().0));
 }
 
 /// Keeps `buffer`'s storage for reuse when it is large (called when a [`Buffer`] drops).

@@ -49,13 +49,14 @@ fn names_and_kinds() {
 #[test]
 fn sync_flush_and_cleanup() {
     let env = Env::new(crate::device());
-    let x = Tensor::<2>::ones([64, 64], &env.device).matmul(Tensor::ones([64, 64], &env.device));
+    // 16³ = 4096: exact in every float dtype, f16 included (64³ overflows its 65504).
+    let x = Tensor::<2>::ones([16, 16], &env.device).matmul(Tensor::ones([16, 16], &env.device));
     env.device.flush();
     env.device.sync().expect("sync");
     env.device.memory_cleanup();
     assert_eq!(
         x.sum().into_scalar().to_f64(),
-        64.0 * 64.0 * 64.0,
+        16.0 * 16.0 * 16.0,
         "values survive memory_cleanup"
     );
 }
