@@ -6,12 +6,12 @@
 //! 0.70–0.72 ms from such a buffer and 0.55–0.62 ms from a 64-byte boundary (one thread: 1.45
 //! against 1.18–1.23 ms); PyTorch, whose buffers are aligned to 64 bytes, 0.57 ms.
 //!
-//! An [`Aligned`] is a `Vec` allocated a line longer than its values, which start at its first
-//! 64-byte boundary; the tensor made of it views them through its layout's offset, as a slice
-//! does ([`FlexTensor::from_aligned`](super::FlexTensor::from_aligned); the pool's `aligned_*`
-//! [`IntoValues`]). The vector stays an ordinary `Vec` of `E`, allocated and freed with `E`'s
-//! own layout; only where its values start differs, so kernels, which read through layouts,
-//! see no difference.
+//! An [`Aligned`] (made by the pool's `aligned_*` functions) is a `Vec` allocated a line
+//! longer than its values, which start at its first 64-byte boundary; the tensor made of it
+//! ([`FlexTensor::from_aligned`](super::FlexTensor::from_aligned)) views them through its
+//! layout's offset, as a slice does. The vector stays an ordinary `Vec` of `E`, allocated and
+//! freed with `E`'s own layout; only where its values start differs, so kernels, which read
+//! through layouts, see no difference.
 
 use super::Storable;
 use std::ops::{Deref, DerefMut};
@@ -46,8 +46,8 @@ impl<E: Storable> Aligned<E> {
     }
 
     /// `len` values in `values`, which has room for [`room`](Self::room)`(len)`: they start at
-    /// its first line boundary where they are worth aligning (its length is set to reach them; values past its old length are
-    /// `E::default()`, those before `start` are left as they are).
+    /// its first line boundary where they are worth aligning. Its length is set to reach them;
+    /// values past its old length are `E::default()`, those before the start left as they are.
     pub(super) fn over(mut values: Vec<E>, len: usize) -> Self {
         let start = Self::start_in(&values, len);
         if values.len() >= start + len {
