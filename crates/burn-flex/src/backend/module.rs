@@ -386,7 +386,7 @@ impl ModuleOps<Flex> for Flex {
             let out = ln::layer_norm(
                 &values::<E>(&x), d, &values::<E>(&gamma), beta.as_deref(), epsilon,
             );
-            FlexTensor::from_vec(out, shape)
+            FlexTensor::from_aligned(out, shape)
         })
     }
     fn layer_norm_backward(x: T, gamma: T, grad: T, epsilon: f64) -> NormGrads<Flex> {
@@ -448,7 +448,7 @@ impl ModuleOps<Flex> for Flex {
             let out = gn::group_norm(
                 &values::<E>(&x), dims, groups, &values::<E>(&gamma), &values::<E>(&beta), epsilon,
             );
-            FlexTensor::from_vec(out, shape)
+            FlexTensor::from_aligned(out, shape)
         })
     }
     fn group_norm_backward(

@@ -12,7 +12,7 @@ use super::norm_stats::{lane_sum, rows_per_task, statistics, sum_partials};
 use crate::element::FloatElement;
 use crate::parallel;
 use crate::simd::vectorized;
-use crate::tensor::pool;
+use crate::tensor::{Aligned, pool};
 
 fn check<E>(op: &str, x: &[E], [n, c, s]: [usize; 3], groups: usize, params: &[&[E]]) {
     assert!(
@@ -37,13 +37,13 @@ pub fn group_norm<E: FloatElement>(
     gamma: &[E],
     beta: &[E],
     epsilon: f64,
-) -> Vec<E> {
+) -> Aligned<E> {
     check("group_norm", x, dims, groups, &[gamma, beta]);
     let [_, c, s] = dims;
     let epsilon = E::from(epsilon).expect("epsilon is a float");
     let per_group = c / groups;
     let d = per_group * s;
-    let mut out = pool::for_overwrite::<E>(x.len());
+    let mut out = pool::aligned_for_overwrite::<E>(x.len());
     if x.is_empty() {
         return out;
     }

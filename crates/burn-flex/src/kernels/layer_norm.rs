@@ -11,7 +11,7 @@ use super::norm_stats::{lane_sum, rows_per_task, statistics, sum_partials};
 use crate::element::FloatElement;
 use crate::parallel;
 use crate::simd::vectorized;
-use crate::tensor::pool;
+use crate::tensor::{Aligned, pool};
 
 /// `(x - mean)·r·γ + β` for every row of `x` (`d` values each), with `r = 1 / √(var + ε)`.
 pub fn layer_norm<E: FloatElement>(
@@ -20,7 +20,7 @@ pub fn layer_norm<E: FloatElement>(
     gamma: &[E],
     beta: Option<&[E]>,
     epsilon: f64,
-) -> Vec<E> {
+) -> Aligned<E> {
     assert!(
         d > 0 && x.len().is_multiple_of(d) && gamma.len() == d && beta.is_none_or(|b| b.len() == d),
         "layer_norm: {} values, rows of {d}, a scale of {} and a shift of {:?}",
@@ -29,7 +29,7 @@ pub fn layer_norm<E: FloatElement>(
         beta.map(<[E]>::len)
     );
     let epsilon = E::from(epsilon).expect("epsilon is a float");
-    let mut out = pool::for_overwrite::<E>(x.len());
+    let mut out = pool::aligned_for_overwrite::<E>(x.len());
     let per_task = rows_per_task(x.len() / d, d);
     parallel::for_each_chunk_mut(&mut out, per_task * d, |task, rows| {
         vectorized(
