@@ -4,8 +4,8 @@
 //! A fresh 64 MiB `Vec` costs several times what refilling a reused one does (the allocator
 //! returns large blocks to the system on free, and every page faults again on first touch).
 //! Buffers of at least [`MIN_POOLED_BYTES`] go back to this pool when their last tensor drops,
-//! and [`for_overwrite`] / [`filled`] / [`copied`] take one of a fitting size from it before
-//! allocating. The pool holds at most [`MAX_POOLED_BYTES`]; beyond that the oldest buffers are
+//! and [`for_overwrite`] / [`copied`] (and their aligned kinds, [`aligned_filled`] among them)
+//! take one of a fitting size from it before allocating. The pool holds at most [`MAX_POOLED_BYTES`]; beyond that the oldest buffers are
 //! freed. Fresh buffers come from [`huge_pages`], so the large ones are backed by 2 MiB pages.
 
 use super::aligned::{Aligned, IntoValues};
@@ -73,18 +73,6 @@ pub fn for_overwrite<E: Storable>(len: usize) -> Vec<E> {
     }
 }
 
-/// `len` copies of `value`, in a pooled buffer when one fits.
-pub fn filled<E: Storable>(len: usize, value: E) -> Vec<E> {
-    match take::<E>(len) {
-        Some(mut values) => {
-            values.clear();
-            values.resize(len, value);
-            values
-        }
-        None => huge_pages::filled(len, value),
-    }
-}
-
 /// A copy of `values`, in a pooled buffer when one fits.
 pub fn copied<E: Storable>(values: &[E]) -> Vec<E> {
     match take::<E>(values.len()) {
@@ -105,7 +93,8 @@ pub fn aligned_for_overwrite<E: Storable>(len: usize) -> Aligned<E> {
     Aligned::over(values, len)
 }
 
-/// [`filled`] for the values of a new tensor, starting at a cache line ([`Aligned`]).
+/// `len` copies of `value` for a new tensor, starting at a cache line ([`Aligned`]), in a pooled
+/// buffer when one fits.
 pub fn aligned_filled<E: Storable>(len: usize, value: E) -> Aligned<E> {
     let room = Aligned::<E>::room(len);
     let values = match take::<E>(room) {
@@ -126,8 +115,7 @@ pub fn aligned_copied<E: Storable>(values: &[E]) -> Aligned<E> {
     Aligned::copy_into(space, values)
 }
 
-/// Returns a scratch vector taken with [`for_overwrite`] or [`filled`] (or their aligned
-/// kinds) to the pool (large ones are kept, small ones freed), as if a tensor holding it had
+/// Returns a scratch vector taken with [`for_overwrite`] (or an aligned kind) to the pool (large ones are kept, small ones freed), as if a tensor holding it had
 /// dropped.
 pub fn give_back<E: Storable>(values: impl IntoValues<E>) {
     drop(E::into_buffer(values.into_values().0));
@@ -173,7 +161,7 @@ mod tests {
     #[test]
     fn a_dropped_large_buffer_is_reused_for_the_next_one_of_its_size() {
         let len = MIN_POOLED_BYTES / 4 + 123;
-        let t = FlexTensor::from_vec(filled(len, 1.5f32), [len]);
+        let t = FlexTensor::from_aligned(aligned_filled(len, 1.5f32), [len]);
         let ptr = t.storage::<f32>().as_ptr();
         drop(t);
         let values = for_overwrite::<f32>(len);
@@ -182,7 +170,7 @@ mod tests {
         if values.as_ptr() == ptr {
             assert!(values.iter().all(|&v| v == 1.5), "old values left in place");
         }
-        let zeros = filled(len, 0.0f32);
+        let zeros = aligned_filled(len, 0.0f32);
         assert!(zeros.iter().all(|&v| v == 0.0));
         let ramp: Vec<f32> = (0..len).map(|i| i as f32).collect();
         assert_eq!(copied(&ramp), ramp);
