@@ -1,4 +1,5 @@
-//! Matrix products through the `gemm` crate.
+//! Matrix products: through the `gemm` crate, and for large f32 ones on AVX-512 CPUs through
+//! Flex's own kernel (`gemm_f32_avx512`); how a product is shared between threads.
 
 use super::transpose::transpose;
 use crate::element::FloatElement;
@@ -84,8 +85,14 @@ pub fn gemm_native<T: FloatElement>(
                 return;
             }
             let end = r0 + r;
-            for r0 in (r0..end).step_by(ROWS_PER_CALL) {
-                let rows = ROWS_PER_CALL.min(end - r0);
+            // Flex's own kernel packs only the right operand, once per block: no bands.
+            let band = if own_kernel::<T>(r, k, c) {
+                r
+            } else {
+                ROWS_PER_CALL
+            };
+            for r0 in (r0..end).step_by(band) {
+                let rows = band.min(end - r0);
                 let lhs = lhs.at(r0 as isize * lhs_strides[0]);
                 let rhs = rhs.at(c0 as isize * rhs_strides[1]);
                 let out = dst.at((r0 * n + c0) as isize);
@@ -211,7 +218,24 @@ impl<T> SendPtr<T> {
     }
 }
 
-/// `dst (m×n, row stride dst_rs, unit column stride) = lhs · rhs` through `gemm::gemm`.
+/// Whether one thread's `m×k · k×n` product of `T` runs on Flex's own kernel
+/// (`gemm_f32_avx512`: `f32` on a CPU with AVX-512F, a wide product) rather than on `gemm`'s.
+fn own_kernel<T: FloatElement>(m: usize, k: usize, n: usize) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::any::TypeId::of::<T>() == std::any::TypeId::of::<f32>()
+            && super::gemm_f32_avx512::suits(m, k, n)
+            && super::gemm_f32_avx512::runs_here()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (m, k, n);
+        false
+    }
+}
+
+/// `dst (m×n, row stride dst_rs, unit column stride) = lhs · rhs`: on one thread through
+/// Flex's own kernel where [`own_kernel`] says so, else through `gemm::gemm`.
 ///
 /// # Safety
 /// Every element the strides reach from the three pointers must be valid, and no other thread
@@ -229,6 +253,25 @@ unsafe fn product<T: FloatElement>(
     dst_rs: usize,
     parallel: bool,
 ) {
+    #[cfg(target_arch = "x86_64")]
+    if !parallel && own_kernel::<T>(m, k, n) {
+        // SAFETY: the caller's contract; `own_kernel` checked that T is f32 and that AVX-512F
+        // runs.
+        unsafe {
+            super::gemm_f32_avx512::product(
+                m,
+                k,
+                n,
+                lhs.cast_const().cast(),
+                lhs_strides,
+                rhs.cast_const().cast(),
+                rhs_strides,
+                dst.cast(),
+                dst_rs,
+            );
+        }
+        return;
+    }
     let parallelism = if parallel {
         Parallelism::Rayon(0)
     } else {
@@ -401,6 +444,41 @@ mod tests {
         // Blocks taller than `ROWS_PER_CALL`, computed in bands (by columns: 2100 rows per
         // thread; by rows: 1050).
         check_split_product(2 * ROWS_PER_CALL + 52, 40, 150);
+    }
+
+    /// f32 products large enough for Flex's own kernel on an AVX-512 CPU (`gemm`'s elsewhere),
+    /// split by columns and by rows, every operand row- and column-major, against f64.
+    #[test]
+    fn f32_products_split_between_threads_match() {
+        let (m, k, n): (usize, usize, usize) = (290, 401, 300);
+        assert!(
+            m * k * n.div_ceil(2) >= 1 << 24,
+            "each thread's block takes Flex's kernel"
+        );
+        let a: Vec<f64> = (0..m * k).map(|i| (i as f64 * 0.37).sin()).collect();
+        let b: Vec<f64> = (0..k * n).map(|i| (i as f64 * 0.11).cos()).collect();
+        let expected = naive(m, k, n, &a, &b);
+        let a32: Vec<f32> = a.iter().map(|&v| v as f32).collect();
+        let b32: Vec<f32> = b.iter().map(|&v| v as f32).collect();
+        let at: Vec<f32> = (0..k * m).map(|i| a32[(i % m) * k + i / m]).collect();
+        let bt: Vec<f32> = (0..n * k).map(|i| b32[(i % k) * n + i / k]).collect();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        for (lhs, strides) in [(&a32, [k as isize, 1]), (&at, [1, m as isize])] {
+            for (rhs, rhs_strides) in [(&b32, [n as isize, 1]), (&bt, [1, k as isize])] {
+                let mut out = vec![f32::NAN; m * n];
+                pool.install(|| gemm_native(m, k, n, lhs, strides, rhs, rhs_strides, &mut out));
+                for (i, (o, e)) in out.iter().zip(&expected).enumerate() {
+                    assert!(
+                        (*o as f64 - e).abs() < 2e-4,
+                        "lhs strides {strides:?}, rhs strides {rhs_strides:?}: element {i} \
+                         {o} against {e}"
+                    );
+                }
+            }
+        }
     }
 
     /// The product of `m×k` and `k×n` operands, every operand row- and column-major, on two

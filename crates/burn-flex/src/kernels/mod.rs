@@ -17,6 +17,8 @@ pub mod conv_transpose;
 mod conv_winograd;
 pub mod embedding;
 pub mod gemm;
+#[cfg(target_arch = "x86_64")]
+mod gemm_f32_avx512;
 pub mod group_norm;
 pub(crate) mod im2col;
 pub mod int8_gemm;
