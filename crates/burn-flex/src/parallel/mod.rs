@@ -7,6 +7,7 @@
 //! call goes through rayon, whose work stealing handles nesting; inside a fork-join of the team,
 //! or while another thread holds it, it runs in order / through rayon.
 
+mod placement;
 mod team;
 
 use rayon::prelude::*;

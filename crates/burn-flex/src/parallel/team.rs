@@ -6,7 +6,9 @@
 //! sleep: on the 2-vCPU VMs this project is measured on, a thread that yields while another
 //! yields on the other vCPU ends up sharing one vCPU with it, and a product of 150 µs per thread
 //! then ran on one core (300 µs) for whole benchmark rounds. Spinning without yielding kept both.
+//! A worker woken on its caller's CPU moves to another one ([`placement`]).
 
+use super::placement;
 use std::any::Any;
 use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
@@ -73,6 +75,9 @@ struct Shared {
     /// Workers between reading `job` and leaving it; the caller waits for none before its job
     /// goes out of scope.
     inside: AtomicUsize,
+    /// The CPU the caller of the current fork-join runs on (`usize::MAX`: unknown); a worker
+    /// woken on it moves elsewhere ([`placement`]).
+    caller_cpu: AtomicUsize,
 }
 
 /// Flex's workers, started on first use; one caller at a time.
@@ -97,6 +102,7 @@ pub(super) fn team() -> &'static Team {
             generation: AtomicUsize::new(0),
             job: AtomicPtr::new(ptr::null_mut()),
             inside: AtomicUsize::new(0),
+            caller_cpu: AtomicUsize::new(usize::MAX),
         }),
         workers: Mutex::new(Vec::new()),
         busy: AtomicBool::new(false),
@@ -182,6 +188,8 @@ impl Team {
         shared
             .job
             .store((&job as *const Job).cast_mut().cast(), SeqCst);
+        let cpu = placement::current_cpu().unwrap_or(usize::MAX);
+        shared.caller_cpu.store(cpu, SeqCst);
         shared.generation.fetch_add(1, SeqCst);
         for worker in workers.iter() {
             if worker.parked.load(SeqCst) {
@@ -234,6 +242,10 @@ fn worker_loop(shared: &Shared, parked: &AtomicBool, mut seen: usize) {
     INSIDE.with(|c| c.set(true));
     loop {
         seen = wait_for_generation(shared, parked, seen);
+        let caller_cpu = shared.caller_cpu.load(SeqCst);
+        if caller_cpu != usize::MAX && placement::current_cpu() == Some(caller_cpu) {
+            placement::move_off(caller_cpu);
+        }
         shared.inside.fetch_add(1, SeqCst);
         let job = shared.job.load(SeqCst).cast::<Job>().cast_const();
         if !job.is_null() {
