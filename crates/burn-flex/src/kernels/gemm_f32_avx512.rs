@@ -109,13 +109,13 @@ pub(super) unsafe fn product(
     };
     for first_k in (0..k).step_by(depth) {
         let kc = depth.min(k - first_k);
-        // Where tile row `first_row`'s values for this block of k start, and the strides
-        // from there to the next row and the next step.
         let lhs_block = lhs.wrapping_offset(first_k as isize * lhs_strides[1]);
         if !in_place {
             // SAFETY: rows 0..m, columns first_k..first_k + kc lie inside lhs.
             unsafe { pack_lhs(m, kc, lhs_block, lhs_strides, &mut packed_lhs) };
         }
+        // Where tile row `first_row`'s values for this block of k start, and the strides
+        // from there to the next row and the next step.
         let tile_lhs = |first_row: usize| -> (*const f32, usize, usize) {
             if in_place {
                 let at = lhs_block.wrapping_add(first_row * lhs_strides[0] as usize);
