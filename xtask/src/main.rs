@@ -15,7 +15,10 @@
 //!   min–max).
 //!   `bench --fusion` runs the fusion report instead (`crates/burn-bench/src/bin/fusion.rs`:
 //!   W2 launches and time with and without fusion, the plan-cache hit rate of a training step).
+//! - `llvm`:  installs the LLVM SDK that CubeCL's `cpu`, `cuda` and `rocm` runtimes build
+//!   against (`llvm.rs`); the tasks that build those features run it first.
 
+mod llvm;
 mod test;
 
 use std::process::{Command, ExitCode};
@@ -28,8 +31,9 @@ fn main() -> ExitCode {
         "test" => test::run(),
         "ci" => check().and_then(|()| test::run()),
         "bench" => bench(&std::env::args().skip(2).collect::<Vec<_>>()),
+        "llvm" => llvm::install(),
         _ => {
-            eprintln!("usage: cargo xtask <check|test|ci|bench [options]>");
+            eprintln!("usage: cargo xtask <check|test|ci|llvm|bench [options]>");
             return ExitCode::from(2);
         }
     };

@@ -37,7 +37,12 @@ struct Group {
     name: &'static str,
     /// Package selection and features, the same for the build, the runs and the doc tests.
     selection: &'static [&'static str],
-    /// Test binaries run again, after every binary and the doc tests have run once plainly.
+    /// Whether every test binary of the selection and the doc tests run once plainly
+    /// (`cargo test`) before the extra runs.
+    plain: bool,
+    /// Whether the build links LLVM (CubeCL's `cpu`, `cuda`, `rocm`): `cargo xtask llvm` first.
+    llvm: bool,
+    /// Test binaries run again (after the plain run, if any).
     runs: &'static [Run],
 }
 
@@ -57,6 +62,9 @@ const fn conformance(
 /// The float part of the suite: what the half-precision runs take.
 const FLOAT: &[&str] = &["suite::float::"];
 
+/// A run whose device must open (CubeCL's CPU runtime exists on every machine): not skipped.
+const REQUIRE_DEVICE: (&str, &str) = ("BURN_REQUIRE_DEVICE", "1");
+
 /// The groups, in order. The first holds everything that builds with the CubeCL backend on
 /// WGPU (Vulkan; lavapipe where there is no GPU) compiled in beside Flex: the unit, integration
 /// and doc tests of every crate, the conformance and autodiff suites (one binary, run per
@@ -73,6 +81,8 @@ const GROUPS: &[Group] = &[
             "--features",
             "burn/vulkan,burn-backend-tests/wgpu,custom-op/wgpu",
         ],
+        plain: true,
+        llvm: false,
         runs: &[
             conformance(&[("BURN_TEST_DEVICE", "flex-f64")], &[]),
             conformance(
@@ -111,7 +121,28 @@ const GROUPS: &[Group] = &[
             // portable-atomic would otherwise differ and rebuild CubeCL.
             "burn/train,burn-backend-tests/fusion,custom-op/fusion",
         ],
+        plain: true,
+        llvm: false,
         runs: &[conformance(&[("BURN_TEST_DEVICE", "cube-f32")], &[])],
+    },
+    Group {
+        name: "Cube on CubeCL's CPU runtime",
+        selection: &[
+            "-p",
+            "burn-backend-tests",
+            "--features",
+            "burn-backend-tests/cpu",
+            "--test",
+            "conformance",
+        ],
+        plain: false,
+        llvm: true,
+        runs: &[
+            conformance(&[("BURN_TEST_DEVICE", "cpu-f32"), REQUIRE_DEVICE], &[]),
+            conformance(&[("BURN_TEST_DEVICE", "cpu-f64"), REQUIRE_DEVICE], FLOAT),
+            conformance(&[("BURN_TEST_DEVICE", "cpu-f16"), REQUIRE_DEVICE], FLOAT),
+            conformance(&[("BURN_TEST_DEVICE", "cpu-bf16"), REQUIRE_DEVICE], FLOAT),
+        ],
     },
 ];
 
@@ -122,14 +153,29 @@ const GROUPS: &[Group] = &[
 /// failure stops the run; a failing test run does not stop its group's other runs, and the
 /// group ends with the list of what failed.
 pub fn run() -> Result<(), String> {
+    let skips = SkipLog::new();
+    let result = run_groups(&skips);
+    skips.print_summary();
+    result
+}
+
+fn run_groups(skips: &SkipLog) -> Result<(), String> {
+    let log = skips.path.to_string_lossy().into_owned();
+    let log_env = [("BURN_TEST_SKIP_LOG", log.as_str())];
     for group in GROUPS {
         eprintln!("=== {}", group.name);
+        if group.llvm {
+            crate::llvm::install()?;
+        }
         let binaries = build(group)?;
         let mut failures = Vec::new();
-        let mut all: Vec<&str> = vec!["test"];
-        all.extend(group.selection);
-        all.push("--no-fail-fast");
-        failures.extend(cargo_with_env(&all, &[], Some(GROUP_TIMEOUT)).err());
+        if group.plain {
+            let mut all: Vec<&str> = vec!["test"];
+            all.extend(group.selection);
+            all.push("--no-fail-fast");
+            failures.extend(cargo_with_env(&all, &log_env, Some(GROUP_TIMEOUT)).err());
+            skips.collect(&format!("{}: cargo test", group.name));
+        }
         for run in group.runs {
             let binary = binaries
                 .iter()
@@ -138,7 +184,11 @@ pub fn run() -> Result<(), String> {
                     let (package, target) = (run.package, run.target);
                     format!("{}: no test binary {package}/{target}", group.name)
                 })?;
-            failures.extend(run_binary(binary, run.env, run.filters).err());
+            let mut env = run.env.to_vec();
+            env.extend(log_env);
+            failures.extend(run_binary(binary, &env, run.filters).err());
+            let vars: Vec<String> = run.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            skips.collect(&format!("{} {}", run.target, vars.join(" ")));
         }
         if !failures.is_empty() {
             return Err(format!(
@@ -150,6 +200,66 @@ pub fn run() -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// What the test runs skipped for want of a device capability: each test appends a line
+/// `skipped <what>: <why>` to the file `BURN_TEST_SKIP_LOG` names (burn-backend-tests'
+/// `skip`), read back after each run and summed up at the end.
+struct SkipLog {
+    path: PathBuf,
+    /// Per run: its label and the lines it appended.
+    runs: std::cell::RefCell<Vec<(String, Vec<String>)>>,
+}
+
+impl SkipLog {
+    fn new() -> Self {
+        let path =
+            std::env::temp_dir().join(format!("burn-xtask-skips-{}.log", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        Self {
+            path,
+            runs: Default::default(),
+        }
+    }
+
+    /// Files what was appended since the last call under `label`, and empties the log.
+    fn collect(&self, label: &str) {
+        let text = std::fs::read_to_string(&self.path).unwrap_or_default();
+        let _ = std::fs::remove_file(&self.path);
+        let lines: Vec<String> = text.lines().map(str::to_string).collect();
+        if !lines.is_empty() {
+            self.runs.borrow_mut().push((label.to_string(), lines));
+        }
+    }
+
+    /// Prints each run's skips: how many, and each distinct line once with its count.
+    fn print_summary(&self) {
+        let runs = self.runs.borrow();
+        if runs.is_empty() {
+            eprintln!("=== skipped: nothing");
+            return;
+        }
+        eprintln!("=== skipped (a capability the device lacks):");
+        for (label, lines) in runs.iter() {
+            eprintln!("  {label}: {} skipped", lines.len());
+            let mut distinct: Vec<(&String, usize)> = Vec::new();
+            for line in lines {
+                match distinct.iter_mut().find(|(l, _)| *l == line) {
+                    Some((_, count)) => *count += 1,
+                    None => distinct.push((line, 1)),
+                }
+            }
+            for (line, count) in distinct {
+                let times = if count > 1 {
+                    format!(" (×{count})")
+                } else {
+                    String::new()
+                };
+                eprintln!("    {line}{times}");
+            }
+        }
+        let _ = std::fs::remove_file(&self.path);
+    }
 }
 
 /// A test executable cargo built, and where cargo would run it from.

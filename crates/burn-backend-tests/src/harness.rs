@@ -313,3 +313,20 @@ pub fn compare(op: &str, got: &TensorData, expected: &RefArray, rel: f64, abs: f
         );
     }
 }
+
+/// A float dtype other than `dtype` that `device` supports, for tests of mixed dtypes: `f64`
+/// (or `f32` in an `f64` run) where the device has it, else a 16-bit one.
+///
+/// # Panics
+/// When the device supports no float dtype but `dtype`.
+pub fn other_float_dtype(device: &Device, dtype: FloatDType) -> FloatDType {
+    [
+        FloatDType::F64,
+        FloatDType::F32,
+        FloatDType::F16,
+        FloatDType::BF16,
+    ]
+    .into_iter()
+    .find(|other| *other != dtype && device.supports_dtype((*other).into()))
+    .unwrap_or_else(|| panic!("other_float_dtype: {device:?} supports no float dtype but {dtype}"))
+}

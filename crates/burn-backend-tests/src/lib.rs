@@ -9,10 +9,12 @@
 pub mod gradcheck;
 pub mod harness;
 pub mod reference;
+pub mod skip;
 
 pub use gradcheck::{GradInput, check_gradients};
-pub use harness::{Env, Layout, compare, round_to, seed};
+pub use harness::{Env, Layout, compare, other_float_dtype, round_to, seed};
 pub use reference::RefArray;
+pub use skip::{skip, supports};
 
 use burn::backend::{Backend, Dispatch};
 use burn::tensor::{Device, DeviceConfig, DeviceSettings, FloatDType, SettingsError};
@@ -26,18 +28,26 @@ pub fn device_rng_lock() -> std::sync::MutexGuard<'static, ()> {
 }
 
 /// The device a run of the `conformance` binary tests, named by the environment variable
-/// `BURN_TEST_DEVICE` as `<backend>-<dtype>`: backend `flex`, or `cube` (the WGPU device of
-/// [`cube_device`], feature `wgpu`); dtype `f32`, `f64`, `f16` or `bf16`. Unset, it is
-/// `flex-f32`. The device is configured with that default float dtype (see
-/// [`configured_device`]); one process tests one device.
+/// `BURN_TEST_DEVICE` as `<backend>-<dtype>`: backend `flex`; or the CubeCL backend on a
+/// runtime: `wgpu` (also `cube`: the Vulkan adapter of [`cube_device`], feature `wgpu`),
+/// `cpu` (CubeCL's CPU runtime, feature `cpu`), `cuda` (GPU 0, feature `cuda`), `rocm` (GPU 0,
+/// feature `rocm`); dtype `f32`, `f64`, `f16` or `bf16`. Unset, it is `flex-f32`. The device is
+/// configured with that default float dtype (see [`configured_device`]); one process tests one
+/// device.
+///
+/// A device that cannot hold that dtype (f64 or f16 on many GPUs) cannot run the suite in it,
+/// and a machine without the runtime's hardware (a CUDA run without a GPU) cannot run it at
+/// all: the run is skipped as a whole (see [`skip`]: a line on stderr and in the skip log) and
+/// the process exits successfully, unless `BURN_REQUIRE_DEVICE=1` makes a missing device a
+/// failure.
 ///
 /// # Panics
-/// When the name is not of that form, or names `cube` in a build without the `wgpu` feature.
+/// When the name is not of that form, or names a runtime this build does not compile.
 pub fn device_under_test() -> Device {
     let name = std::env::var("BURN_TEST_DEVICE").unwrap_or_default();
     let name = name.trim();
     let name = if name.is_empty() { "flex-f32" } else { name };
-    let expected = "expected `<flex|cube>-<f32|f64|f16|bf16>`, e.g. `flex-f32`";
+    let expected = "expected `<flex|wgpu|cpu|cuda|rocm>-<f32|f64|f16|bf16>`, e.g. `flex-f32`";
     let (backend, dtype) = name
         .split_once('-')
         .unwrap_or_else(|| panic!("BURN_TEST_DEVICE={name:?}: {expected}"));
@@ -48,17 +58,63 @@ pub fn device_under_test() -> Device {
         "bf16" => FloatDType::BF16,
         _ => panic!("BURN_TEST_DEVICE={name:?}: unknown dtype {dtype:?}; {expected}"),
     };
-    match backend.to_ascii_lowercase().as_str() {
-        "flex" => configured_device(Device::flex(), dtype),
+    let device = match backend.to_ascii_lowercase().as_str() {
+        "flex" => Device::flex(),
         #[cfg(feature = "wgpu")]
-        "cube" => cube_device(dtype),
+        "wgpu" | "cube" => cube_device(),
         #[cfg(not(feature = "wgpu"))]
-        "cube" => panic!(
-            "BURN_TEST_DEVICE={name:?}: this build has no Cube device; build the tests with \
-             `--features wgpu`"
-        ),
+        "wgpu" | "cube" => not_built(name, "wgpu"),
+        #[cfg(feature = "cpu")]
+        "cpu" => present(Device::try_cpu(), "Cube on CubeCL's CPU runtime"),
+        #[cfg(not(feature = "cpu"))]
+        "cpu" => not_built(name, "cpu"),
+        #[cfg(feature = "cuda")]
+        "cuda" => present(Device::try_cuda(0), "Cube on CUDA GPU 0"),
+        #[cfg(not(feature = "cuda"))]
+        "cuda" => not_built(name, "cuda"),
+        #[cfg(feature = "rocm")]
+        "rocm" => present(Device::try_rocm(0), "Cube on ROCm GPU 0"),
+        #[cfg(not(feature = "rocm"))]
+        "rocm" => not_built(name, "rocm"),
         _ => panic!("BURN_TEST_DEVICE={name:?}: unknown backend {backend:?}; {expected}"),
+    };
+    if !device.supports_dtype(dtype.into()) {
+        skip_run(&format!(
+            "the run BURN_TEST_DEVICE={name}: {device:?} does not support {dtype}"
+        ));
     }
+    configured_device(device, dtype)
+}
+
+/// A run of a runtime this build does not compile: a mistake in the command, not a skip.
+#[allow(dead_code)] // unused in a build with every runtime
+fn not_built(name: &str, feature: &str) -> ! {
+    panic!(
+        "BURN_TEST_DEVICE={name:?}: this build has no such device; build the tests with \
+         `--features {feature}`"
+    )
+}
+
+/// The device `opened` gave, or the run skipped (a failure with `BURN_REQUIRE_DEVICE=1`)
+/// when the machine lacks it.
+#[allow(dead_code)] // used only in builds with a runtime that may be missing (cpu, cuda, rocm)
+fn present<E: std::fmt::Display>(opened: Result<Device, E>, what: &str) -> Device {
+    match opened {
+        Ok(device) => device,
+        Err(err) if std::env::var("BURN_REQUIRE_DEVICE").is_ok_and(|v| v == "1") => {
+            panic!("{what}: {err} (BURN_REQUIRE_DEVICE=1 makes this a failure)")
+        }
+        Err(err) => skip_run(&format!("{what}: not on this machine ({err})")),
+    }
+}
+
+/// Reports the whole run skipped (`reason` on stderr and in the skip log) and ends the process
+/// successfully: every test of a run needs what `reason` says is missing.
+fn skip_run(reason: &str) -> ! {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    // Tests run on parallel threads; the first to get here reports, and every one exits.
+    ONCE.call_once(|| skip::skip("every test", reason));
+    std::process::exit(0)
 }
 
 /// `device`, configured with the default float dtype `float_dtype` (and the backend's other
@@ -75,16 +131,16 @@ pub fn configured_device(device: Device, float_dtype: FloatDType) -> Device {
     device
 }
 
-/// The WGPU device of the Cube runs (the best adapter: a GPU, else a software one such
-/// as Mesa's lavapipe), configured with `float_dtype`.
+/// The WGPU device of the Cube runs, on the Vulkan API (SPIR-V kernels), whatever adapter
+/// WGPU would pick on its own: the suite tests the backend it means to, not a GL adapter that
+/// happens to be installed. The adapter is the best Vulkan one: a GPU, else a software one such
+/// as Mesa's lavapipe.
 ///
-/// On a machine without a WGPU adapter the whole binary is skipped: a message naming the driver
-/// to install goes to stderr and the process exits successfully, unless `BURN_REQUIRE_WGPU=1`
-/// (set by CI), which makes it a failure.
+/// On a machine without a Vulkan adapter the whole run is skipped (see [`skip`]), unless
+/// `BURN_REQUIRE_WGPU=1` (set by CI), which makes it a failure.
 #[cfg(feature = "wgpu")]
-pub fn cube_device(float_dtype: FloatDType) -> Device {
+pub fn cube_device() -> Device {
     use burn::tensor::DeviceKind;
-    use std::io::Write;
     let kinds = [
         DeviceKind::DiscreteGpu,
         DeviceKind::IntegratedGpu,
@@ -93,19 +149,17 @@ pub fn cube_device(float_dtype: FloatDType) -> Device {
     ];
     let mut reason = String::new();
     for kind in kinds {
-        match Device::try_wgpu(kind) {
-            Ok(device) => return configured_device(device, float_dtype),
+        match Device::try_vulkan(kind) {
+            Ok(device) => return device,
             Err(err) => reason = err.to_string(),
         }
     }
     let message = format!(
-        "WGPU skipped: no adapter on this machine ({reason}); install a Vulkan driver, e.g. \
+        "no Vulkan adapter on this machine ({reason}); install a Vulkan driver, e.g. \
          `apt-get install mesa-vulkan-drivers libvulkan1`"
     );
     if std::env::var("BURN_REQUIRE_WGPU").is_ok_and(|v| v == "1") {
-        panic!("{message} (BURN_REQUIRE_WGPU=1 makes this a failure)");
+        panic!("Cube on WGPU: {message} (BURN_REQUIRE_WGPU=1 makes this a failure)");
     }
-    // Straight to stderr (not through the test harness's capture), then end the binary.
-    let _ = writeln!(std::io::stderr(), "{message}");
-    std::process::exit(0)
+    skip_run(&format!("Cube on WGPU/Vulkan: {message}"))
 }

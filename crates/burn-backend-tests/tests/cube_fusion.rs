@@ -18,7 +18,8 @@ fn serial() -> MutexGuard<'static, ()> {
 }
 
 fn device() -> (Device, CubeDevice) {
-    let device = burn_backend_tests::cube_device(FloatDType::F32);
+    let device =
+        burn_backend_tests::configured_device(burn_backend_tests::cube_device(), FloatDType::F32);
     let DispatchDevice::Cube(cube) = device.dispatch().clone() else {
         panic!("cube_device gave a device of another backend: {device:?}");
     };

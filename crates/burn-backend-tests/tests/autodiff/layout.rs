@@ -259,7 +259,7 @@ grad_cases! {
     // Through the other float dtype and back. On float64 devices the round trip goes through
     // float32: the inputs are small so that float32's spacing (3e-11 here) stays far below
     // the finite-difference step.
-    cast_round_trip: [uniform(6, 0.00025, 0.00048)] => |t| {
+    cast_round_trip needs [DType::F32, DType::F64]: [uniform(6, 0.00025, 0.00048)] => |t| {
         let x = shaped(&t[0], [2, 3]);
         let (other, back) = if x.dtype() == DType::F64 {
             (FloatDType::F32, FloatDType::F64)
@@ -270,7 +270,7 @@ grad_cases! {
     };
     // A float64 and a float32 operand: the narrower one is promoted, and each leaf gets the
     // gradient of both paths (the scale keeps the gradient well above the tolerance).
-    cast_mixed_dtypes_promote: [uniform(6, 0.00025, 0.00048)] => |t| {
+    cast_mixed_dtypes_promote needs [DType::F32, DType::F64]: [uniform(6, 0.00025, 0.00048)] => |t| {
         let x = shaped(&t[0], [2, 3]);
         let other = if x.dtype() == DType::F64 { FloatDType::F32 } else { FloatDType::F64 };
         (x.clone() * x.cast(other)).mul_scalar(1e4)

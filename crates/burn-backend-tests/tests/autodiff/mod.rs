@@ -7,12 +7,21 @@
 //! seeds from the test's name.
 
 /// One gradient check per line: `name: [input generators] => |t| expression of t` (`t` are the
-/// flat tracked inputs; the expression's result is flattened).
+/// flat tracked inputs; the expression's result is flattened). `name needs [dtypes]: …` is
+/// reported skipped on a device without one of those dtypes.
 macro_rules! grad_cases {
-    ($($(#[$meta:meta])* $name:ident: [$($input:expr),+ $(,)?] => |$t:ident| $body:expr;)*) => {$(
+    ($($(#[$meta:meta])* $name:ident $(needs [$($dtype:expr),+])?:
+        [$($input:expr),+ $(,)?] => |$t:ident| $body:expr;)*) => {$(
         $(#[$meta])*
         #[test]
         fn $name() {
+            $(if !burn_backend_tests::supports(
+                &$crate::autodiff::device(),
+                &[$($dtype),+],
+                concat!("autodiff::", stringify!($name)),
+            ) {
+                return;
+            })?
             let base = $crate::autodiff::seed(stringify!($name));
             let mut k = 0u64;
             let inputs = vec![$({

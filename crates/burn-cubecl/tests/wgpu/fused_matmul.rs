@@ -208,6 +208,38 @@ fn a_batch_times_one_matrix_with_vector_rows() {
     );
 }
 
+/// Vector rows without the product kept: the kernel still binds a placeholder for it, which
+/// must hold a whole vector (WGSL binds it as an array of vectors, and WGPU refused the
+/// one-element placeholder on GL: "bound with size 4 where the shader expects 8").
+#[test]
+fn vector_rows_without_the_product() {
+    let device = device_or_skip!();
+    let dtype = DType::F32;
+    let (m, k, n) = (2, 2, 2);
+    let x = random_values(&mut rng(10), &[m, k], dtype, -1.0, 1.0);
+    let w = random_values(&mut rng(11), &[k, n], dtype, -1.0, 1.0);
+    let b = random_values(&mut rng(12), &[n], dtype, -0.5, 0.5);
+    let fused = launch_fused_matmul(
+        tensor(&device, &x, &[m, k], dtype),
+        tensor(&device, &w, &[k, n], dtype),
+        FusedEpilogue {
+            program: bias_relu(dtype),
+            inputs: vec![tensor(&device, &b, &[n], dtype)],
+            scalars: vec![0.0.into()],
+        },
+        false,
+    );
+    assert!(fused.product.is_none(), "the product was not asked for");
+    let (product, shape) = host_matmul(&x, &[m, k], &w, &[k, n]);
+    let [out]: [_; 1] = fused.outputs.try_into().expect("one output");
+    assert_close(
+        "relu(x·W + b) in vectors of 2",
+        &read(out, &shape, dtype),
+        &host_bias_relu(&product, &b),
+        tolerance(dtype),
+    );
+}
+
 #[test]
 fn programs_the_kernel_cannot_take_are_refused() {
     let device = device_or_skip!();

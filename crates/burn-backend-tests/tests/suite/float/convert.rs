@@ -15,7 +15,11 @@ fn cast_between_float_dtypes() {
         FloatDType::F16,
         FloatDType::BF16,
     ] {
-        if !env.device.supports_dtype(target.into()) {
+        if !burn_backend_tests::supports(
+            &env.device,
+            &[target.into()],
+            &format!("{} in {target}", module_path!()),
+        ) {
             continue;
         }
         for layout in Layout::ALL {

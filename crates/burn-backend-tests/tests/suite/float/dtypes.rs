@@ -31,10 +31,13 @@ fn ops_in_every_supported_dtype() {
     let env = Env::new(crate::device());
     let a = env.random(&[6, 7], -2.0, 2.0, 511);
     let b = env.random(&[7, 5], -2.0, 2.0, 512);
-    for dtype in ALL
-        .into_iter()
-        .filter(|d| env.device.supports_dtype((*d).into()))
-    {
+    for dtype in ALL.into_iter().filter(|d| {
+        burn_backend_tests::supports(
+            &env.device,
+            &[(*d).into()],
+            &format!("{} in {d}", module_path!()),
+        )
+    }) {
         let (rel, abs) = tolerance(dtype);
         let (x, ra) = typed::<2>(&env, &a, dtype);
         let (y, rb) = typed::<2>(&env, &b, dtype);
@@ -95,10 +98,13 @@ fn binary_ops_promote_to_the_wider_dtype() {
         (FloatDType::F16, FloatDType::BF16, FloatDType::F32),
     ];
     for (da, db, wide) in pairs {
-        if ![da, db]
-            .iter()
-            .all(|d| env.device.supports_dtype((*d).into()))
-        {
+        if ![da, db].iter().all(|d| {
+            burn_backend_tests::supports(
+                &env.device,
+                &[(*d).into()],
+                &format!("{} with {d}", module_path!()),
+            )
+        }) {
             continue;
         }
         let (x, ra) = typed::<2>(&env, &a, da);
@@ -129,7 +135,11 @@ fn cast_round_trip_through_a_narrow_dtype() {
     let env = Env::new(crate::device());
     let a = env.random(&[20], -3.0, 3.0, 515);
     for dtype in [FloatDType::F16, FloatDType::BF16] {
-        if !env.device.supports_dtype(dtype.into()) {
+        if !burn_backend_tests::supports(
+            &env.device,
+            &[dtype.into()],
+            &format!("{} in {dtype}", module_path!()),
+        ) {
             continue;
         }
         let got = env.float::<1>(&a).cast(dtype).cast(env.dtype);

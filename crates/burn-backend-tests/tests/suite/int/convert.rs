@@ -25,7 +25,11 @@ fn cast_between_int_dtypes_wraps_like_as() {
         (IntDType::I64, [300, -1, 40000, 7]),
     ];
     for (dtype, expected) in cases {
-        if !env.device.supports_dtype(dtype.into()) {
+        if !burn_backend_tests::supports(
+            &env.device,
+            &[dtype.into()],
+            &format!("{} in {dtype}", module_path!()),
+        ) {
             continue;
         }
         let got = x().cast(dtype);

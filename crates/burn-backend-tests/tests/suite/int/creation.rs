@@ -113,7 +113,11 @@ fn explicit_int_dtypes() {
         IntDType::U8,
         IntDType::U32,
     ] {
-        if !env.device.supports_dtype(dtype.into()) {
+        if !burn_backend_tests::supports(
+            &env.device,
+            &[dtype.into()],
+            &format!("{} in {dtype}", module_path!()),
+        ) {
             continue;
         }
         let x = Tensor::<1, Int>::from_data([1, 2, 3], (&env.device, dtype));

@@ -29,10 +29,13 @@ fn typed<const D: usize>(env: &Env, a: &RefArray, dtype: IntDType) -> Tensor<D, 
 #[test]
 fn ops_in_every_supported_int_dtype() {
     let env = Env::new(crate::device());
-    for dtype in ALL
-        .into_iter()
-        .filter(|d| env.device.supports_dtype((*d).into()))
-    {
+    for dtype in ALL.into_iter().filter(|d| {
+        burn_backend_tests::supports(
+            &env.device,
+            &[(*d).into()],
+            &format!("{} in {d}", module_path!()),
+        )
+    }) {
         let signed = DType::from(dtype).is_signed_int();
         let (low, high) = if signed { (-5, 6) } else { (0, 11) };
         let a = env.random_int(&[3, 4], low, high, 521);
@@ -88,7 +91,7 @@ fn ops_in_every_supported_int_dtype() {
 fn unsigned_subtraction_wraps() {
     // torch.tensor([1], dtype=torch.uint8) - 2 = [255]
     let env = Env::new(crate::device());
-    if !env.device.supports_dtype(DType::U8) {
+    if !burn_backend_tests::supports(&env.device, &[DType::U8], module_path!()) {
         return;
     }
     let x = Tensor::<1, Int>::from_data([1u8, 200], (&env.device, IntDType::U8));
@@ -101,7 +104,11 @@ fn indices_of_other_int_dtypes() {
     let env = Env::new(crate::device());
     let a = env.random(&[4, 5], -2.0, 2.0, 523);
     for dtype in [IntDType::I32, IntDType::I16, IntDType::U8, IntDType::U32] {
-        if !env.device.supports_dtype(dtype.into()) {
+        if !burn_backend_tests::supports(
+            &env.device,
+            &[dtype.into()],
+            &format!("{} in {dtype}", module_path!()),
+        ) {
             continue;
         }
         let idx = RefArray::new(&[3], vec![4.0, 0.0, 2.0]);

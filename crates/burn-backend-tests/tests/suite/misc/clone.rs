@@ -87,9 +87,9 @@ invariance_tests! {
     sum_dim: |t| t.sum_dim(1).expand([4, 6]) + 0.0;
     matmul: |t| t.clone().matmul(t.transpose());
     cast_round_trip: |t| {
-        let dtype = t.dtype();
-        let wide = t.cast(burn::tensor::FloatDType::F64).add_scalar(1.0);
-        wide.cast(burn::tensor::FloatDType::from_dtype(dtype))
+        let dtype = burn::tensor::FloatDType::from_dtype(t.dtype());
+        let other = burn_backend_tests::other_float_dtype(&t.device(), dtype);
+        t.cast(other).add_scalar(1.0).cast(dtype)
     };
 }
 

@@ -7,13 +7,10 @@ use burn::tensor::{FloatDType, Int, Tensor, TensorData, s};
 use burn_backend_tests::{Env, RefArray, compare, round_to};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-/// The other float dtype used as the second operand.
+/// The other float dtype used as the second operand (f64, or f32 in an f64 run, where the
+/// device has it).
 fn other(env: &Env) -> FloatDType {
-    if env.dtype == FloatDType::F64 {
-        FloatDType::F32
-    } else {
-        FloatDType::F64
-    }
+    burn_backend_tests::other_float_dtype(&env.device, env.dtype)
 }
 
 fn typed<const D: usize>(env: &Env, a: &RefArray, dtype: FloatDType) -> Tensor<D> {

@@ -174,26 +174,19 @@ pub fn launch_fused_matmul(
             first.empty_like(shape.clone(), epilogue.program.locals[local as usize])
         })
         .collect();
-    // Without a product to keep, the kernel gets a one-element placeholder it never writes.
-    let product = if write_product {
-        first.empty_contiguous_like(shape.clone(), dtype)
-    } else {
-        first.empty_contiguous_like(Shape::new([1]), dtype)
-    };
     let rank = shape.num_dims();
     let others: Vec<CubeTensor> = epilogue
         .inputs
         .iter()
         .map(|t| t.clone().unsqueeze_to(rank))
         .collect();
-    let all: Vec<&CubeTensor> = [&direct.lhs, &direct.rhs, &product]
+    let operands: Vec<&CubeTensor> = [&direct.lhs, &direct.rhs]
         .into_iter()
         .chain(&others)
         .chain(&outputs)
         .collect();
-    let addresses = address_type(&all);
     // `N` adjacent outputs per unit where the epilogue's tensors and `rhs`'s rows allow vectors.
-    let elem_size = all.iter().map(|t| t.dtype.size()).max().unwrap_or(1);
+    let elem_size = operands.iter().map(|t| t.dtype.size()).max().unwrap_or(1);
     let epilogue_tensors: Vec<&CubeTensor> = others.iter().chain(&outputs).collect();
     let vector = vector_size(&client, &shape, &epilogue_tensors, elem_size).min(vector_size(
         &client,
@@ -201,6 +194,14 @@ pub fn launch_fused_matmul(
         &[&direct.rhs],
         elem_size,
     ));
+    // Without a product to keep, the kernel gets a placeholder it never writes: one vector
+    // long, since WGSL binds it as an array of vectors and WGPU refuses a smaller buffer.
+    let product = if write_product {
+        first.empty_contiguous_like(shape.clone(), dtype)
+    } else {
+        first.empty_contiguous_like(Shape::new([vector]), dtype)
+    };
+    let addresses = address_type(&[operands.as_slice(), &[&product]].concat());
     let [float_inputs, int_inputs, bool_inputs] =
         views(&others, &kernel.inputs[..kernel.inputs.len() - 1], &shape);
     let [float_outputs, int_outputs, bool_outputs] = output_views(&outputs, &kernel.outputs);
