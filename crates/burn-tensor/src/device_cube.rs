@@ -4,6 +4,7 @@
 //! `try_` forms return it as a [`DeviceUnavailable`] error.
 
 use crate::Device;
+#[cfg(feature = "wgpu")]
 use burn_backend::DeviceKind;
 use burn_dispatch::DispatchDevice;
 use burn_dispatch::burn_cubecl::CubeDevice;

@@ -50,4 +50,6 @@ fn main() {
         Ok(device) => run("wgpu", &device),
         Err(err) => println!("wgpu: skipped ({err})"),
     }
+    #[cfg(feature = "cpu")]
+    run("cube-cpu", &Device::cpu());
 }

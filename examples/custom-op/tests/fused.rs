@@ -1,6 +1,7 @@
 //! The fused operation against the unfused composition, values and gradients, on every
 //! backend this build has: Flex always, Cube on WGPU with the `wgpu` feature (lavapipe where
-//! there is no GPU; skipped without an adapter unless `BURN_REQUIRE_WGPU=1`).
+//! there is no GPU; skipped without an adapter unless `BURN_REQUIRE_WGPU=1`), Cube on CubeCL's
+//! CPU runtime with the `cpu` feature.
 
 use burn::tensor::{Device, Tensor, TensorData};
 use custom_op::{linear, linear_relu, linear_relu_reference};
@@ -32,6 +33,8 @@ fn devices() -> Vec<Device> {
     let mut devices = vec![Device::flex()];
     #[cfg(feature = "wgpu")]
     devices.extend(wgpu_device());
+    #[cfg(feature = "cpu")]
+    devices.push(Device::cpu());
     devices
 }
 

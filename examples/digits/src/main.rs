@@ -61,7 +61,7 @@ fn parse_args() -> Result<Args, String> {
             "--eval" => args.eval = true,
             "--help" | "-h" => {
                 return Err(
-                    "usage: digits [--device flex|wgpu|cuda] [--model mlp|cnn|all] \
+                    "usage: digits [--device flex|wgpu|cuda|cpu] [--model mlp|cnn|all] \
                             [--epochs N] [--artifacts DIR] [--eval]"
                         .into(),
                 );
@@ -74,7 +74,8 @@ fn parse_args() -> Result<Args, String> {
 
 /// The device a name on the command line stands for: `flex` (the native CPU backend), `wgpu` in
 /// a build with the `wgpu` feature (the CubeCL backend on the best WGPU adapter: a GPU, else a
-/// software one such as Mesa's lavapipe), `cuda` with the `cuda` feature (GPU 0).
+/// software one such as Mesa's lavapipe), `cuda` with the `cuda` feature (GPU 0), `cpu` with the
+/// `cpu` feature (the CubeCL backend on CubeCL's CPU runtime; Flex is the native one).
 fn device_named(name: &str) -> Result<Device, String> {
     match name.to_ascii_lowercase().as_str() {
         "flex" => Ok(Device::flex()),
@@ -82,6 +83,8 @@ fn device_named(name: &str) -> Result<Device, String> {
         "wgpu" | "cube" => Ok(Device::cube_default()),
         #[cfg(feature = "cuda")]
         "cuda" => Device::try_cuda(0).map_err(|err| format!("--device cuda: {err}")),
+        #[cfg(feature = "cpu")]
+        "cpu" => Device::try_cpu().map_err(|err| format!("--device cpu: {err}")),
         _ => {
             let mut names = vec!["flex"];
             if cfg!(feature = "wgpu") {
@@ -90,9 +93,12 @@ fn device_named(name: &str) -> Result<Device, String> {
             if cfg!(feature = "cuda") {
                 names.push("cuda");
             }
+            if cfg!(feature = "cpu") {
+                names.push("cpu");
+            }
             Err(format!(
                 "--device {name}: not compiled into this build (available: {names:?}; build \
-                 with `--features wgpu` or `--features cuda` for those devices)"
+                 with `--features wgpu`, `cuda` or `cpu` for those devices)"
             ))
         }
     }

@@ -41,7 +41,7 @@ impl BinaryOp {
     }
 
     /// Whether the operation needs the extended (transcendental) instruction set.
-    fn is_transcendental(self) -> bool {
+    pub(crate) fn is_transcendental(self) -> bool {
         self.is_float_only()
     }
 }
@@ -221,7 +221,7 @@ pub fn binary(op: BinaryOp, lhs: CubeTensor, rhs: CubeTensor) -> CubeTensor {
     if count == 0 {
         return lhs.empty_like(out_shape, dtype);
     }
-    if super::host::needs_host(&lhs, op.is_transcendental()) {
+    if super::host::binary_needs_host(&lhs, op) {
         let (lhs, rhs) = (lhs.expand(out_shape.clone()), rhs.expand(out_shape));
         return super::host::binary_f64(op, lhs, rhs);
     }
@@ -275,7 +275,7 @@ pub fn binary_scalar(op: BinaryOp, lhs: CubeTensor, rhs: Scalar) -> CubeTensor {
     }
     let dtype = lhs.dtype;
     let shape = lhs.shape.clone();
-    if super::host::needs_host(&lhs, op.is_transcendental()) {
+    if super::host::binary_needs_host(&lhs, op) {
         let rhs = super::fill::full(shape, rhs, dtype, &lhs.device);
         return super::host::binary_f64(op, lhs, rhs);
     }

@@ -1,19 +1,40 @@
-//! `f64` transcendental functions computed on the host, for runtimes whose kernels have none.
+//! `f64` functions computed on the host, for runtimes whose kernels lack them at `f64` precision.
 //!
 //! Vulkan's extended instruction set (GLSL.std.450) and WGSL define `exp`, `log`, `sin`, `pow`
 //! … for 16- and 32-bit floats only, so on WGPU an `f64` tensor cannot get them at full
-//! precision from a kernel. Rather than return `f32`-accurate values in an `f64` tensor, the
-//! values are read back, computed with Rust's `f64` functions and uploaded again: slower, but
-//! exact to the last few ulps. Every other `f64` operation stays on the device.
+//! precision from a kernel. CubeCL's CPU runtime has them all through LLVM but `erf`, which
+//! cubecl computes with its polynomial polyfill (maximum error 1.5e-7: right for `f32`, not for
+//! `f64`). Rather than return `f32`-accurate values in an `f64` tensor, the values are read back,
+//! computed with Rust's `f64` functions and uploaded again: slower, but exact to the last few
+//! ulps. Every other `f64` operation stays on the device.
 
 use super::binary::BinaryOp;
 use super::unary::UnaryOp;
 use crate::{CubeTensor, RuntimeId};
 use burn_backend::{DType, Shape, TensorData};
 
-/// Whether `op` on `tensor` must be computed on the host (see the module docs).
-pub(crate) fn needs_host(tensor: &CubeTensor, transcendental: bool) -> bool {
-    transcendental && tensor.dtype == DType::F64 && tensor.device.runtime() == RuntimeId::Wgpu
+/// Whether `runtime`'s kernels compute the unary `op` on `f64` below `f64` precision.
+pub(crate) fn f64_unary_on_host(runtime: RuntimeId, op: UnaryOp) -> bool {
+    match runtime {
+        RuntimeId::Wgpu => op.is_transcendental(),
+        RuntimeId::Cpu => op == UnaryOp::Erf,
+        _ => false,
+    }
+}
+
+/// Whether `runtime`'s kernels compute the binary `op` on `f64` below `f64` precision.
+pub(crate) fn f64_binary_on_host(runtime: RuntimeId, op: BinaryOp) -> bool {
+    runtime == RuntimeId::Wgpu && op.is_transcendental()
+}
+
+/// Whether the unary `op` on `tensor` must be computed on the host (see the module docs).
+pub(crate) fn unary_needs_host(tensor: &CubeTensor, op: UnaryOp) -> bool {
+    tensor.dtype == DType::F64 && f64_unary_on_host(tensor.device.runtime(), op)
+}
+
+/// Whether the binary `op` on `tensor` must be computed on the host (see the module docs).
+pub(crate) fn binary_needs_host(tensor: &CubeTensor, op: BinaryOp) -> bool {
+    tensor.dtype == DType::F64 && f64_binary_on_host(tensor.device.runtime(), op)
 }
 
 /// The values of an `f64` tensor, row-major.

@@ -205,7 +205,7 @@ pub fn unary(op: UnaryOp, input: CubeTensor) -> CubeTensor {
     if count == 0 {
         return input;
     }
-    if super::host::needs_host(&input, op.is_transcendental()) {
+    if super::host::unary_needs_host(&input, op) {
         return super::host::unary_f64(op, input);
     }
     let client = input.client.clone();

@@ -71,8 +71,7 @@ fn supported(
 ) -> bool {
     let arithmetic = |dtype: Option<DType>| dtype.is_none_or(|d| dtype_usage(client, d).arithmetic);
     let storage = |dtype: Option<DType>| dtype.is_none_or(|d| dtype_usage(client, d).storage);
-    let f64_transcendental =
-        checked.float == Some(DType::F64) && runtime == RuntimeId::Wgpu && checked.transcendental();
+    let f64_on_host = checked.f64_on_host(runtime);
     // Every input and output is one buffer; the launch adds one for its metadata.
     let buffers = program.inputs.len() + program.outputs.len() + 1 + extra;
     let max_bindings = client.properties().hardware.max_bindings as usize;
@@ -80,7 +79,7 @@ fn supported(
         && arithmetic(checked.float.map(float_compute))
         && arithmetic(checked.int)
         && storage(checked.bool)
-        && !f64_transcendental
+        && !f64_on_host
         && buffers <= max_bindings
 }
 

@@ -181,14 +181,6 @@ impl FusedInstr {
         }
     }
 
-    /// Whether the instruction needs the extended (transcendental) instruction set.
-    pub(crate) fn is_transcendental(&self) -> bool {
-        match self {
-            FusedInstr::Unary { op, .. } => op.is_transcendental(),
-            FusedInstr::Binary { op, .. } => matches!(op, BinaryOp::Powf | BinaryOp::Atan2),
-            _ => false,
-        }
-    }
 }
 
 /// A fused element-wise program over one output shape.
@@ -247,9 +239,16 @@ pub(crate) struct Checked {
 }
 
 impl Checked {
-    /// Whether any instruction needs transcendental functions.
-    pub fn transcendental(&self) -> bool {
-        self.kernel.instrs.iter().any(FusedInstr::is_transcendental)
+    /// Whether an instruction computes on `f64` what `runtime`'s kernels have below `f64`
+    /// precision (the unfused operation goes to the host; see `kernel::host`).
+    pub(crate) fn f64_on_host(&self, runtime: cubecl::device::RuntimeId) -> bool {
+        use crate::kernel::host::{f64_binary_on_host, f64_unary_on_host};
+        self.float == Some(DType::F64)
+            && self.kernel.instrs.iter().any(|instr| match instr {
+                FusedInstr::Unary { op, .. } => f64_unary_on_host(runtime, *op),
+                FusedInstr::Binary { op, .. } => f64_binary_on_host(runtime, *op),
+                _ => false,
+            })
     }
 }
 
