@@ -99,6 +99,9 @@ fn run_with_limit(
 const CUBE_FEATURES: &str =
     "burn/vulkan,burn-backend-tests/wgpu,custom-op/wgpu,burn-bench/wgpu,digits/wgpu";
 
+/// CubeCL's runtimes that link LLVM, for the suite and digits (`cargo xtask llvm` first).
+const LLVM_FEATURES: &str = "burn-backend-tests/cuda,burn-backend-tests/cpu,digits/cuda,digits/cpu";
+
 /// The same with `Cube` = `Fusion<CubeBackend>`.
 const FUSION_FEATURES: &str =
     "burn/fusion,burn-backend-tests/fusion,custom-op/fusion,burn-bench/fusion,digits/wgpu";
@@ -133,8 +136,7 @@ fn check() -> Result<(), String> {
         "flex",
     ])?;
     // The CubeCL backend on WGPU without the Vulkan/SPIR-V compiler (WGSL only) and without
-    // Flex, plain and with fusion. Never add `cuda`, `rocm` or `cpu` here: their crates
-    // download LLVM at build time.
+    // Flex, plain and with fusion.
     for features in ["wgpu,autodiff", "fusion,wgpu,autodiff"] {
         cargo(&[
             "check",
@@ -145,6 +147,22 @@ fn check() -> Result<(), String> {
             features,
         ])?;
     }
+    // CubeCL's LLVM-linked runtimes (after `cargo xtask llvm`): the suite and digits with CUDA
+    // and the CPU runtime, linted (nothing is linked: no GPU or CUDA toolkit is needed).
+    llvm::install()?;
+    cargo(&[
+        "clippy",
+        "-p",
+        "burn-backend-tests",
+        "-p",
+        "digits",
+        "--all-targets",
+        "--features",
+        LLVM_FEATURES,
+        "--",
+        "-D",
+        "warnings",
+    ])?;
     Ok(())
 }
 

@@ -70,26 +70,44 @@ impl fmt::Debug for CubeDevice {
 }
 
 impl Default for CubeDevice {
-    /// With WGPU linked: the best adapter this machine has (discrete, integrated, virtual GPU,
-    /// then a CPU-backed adapter such as lavapipe), on the graphics API WGPU settles on.
-    /// Otherwise CubeCL's own choice among the linked runtimes.
+    /// The first device present among the compiled runtimes, in Burn's order: CUDA GPU 0, ROCm
+    /// GPU 0, the best WGPU adapter (discrete, integrated, virtual GPU, then a CPU-backed
+    /// adapter such as lavapipe, on the graphics API WGPU settles on), then CubeCL's CPU
+    /// runtime. With none present, the last compiled runtime's device, whose client reports
+    /// why it cannot start. Resolved once per process.
     fn default() -> Self {
-        #[cfg(feature = "wgpu")]
-        {
-            wgpu::default_device()
-        }
-        #[cfg(all(
-            not(feature = "wgpu"),
-            any(feature = "cuda", feature = "rocm", feature = "cpu")
-        ))]
-        {
-            Self::from_cubecl(cubecl::Device::default())
-        }
-        #[cfg(not(any(feature = "wgpu", feature = "cuda", feature = "rocm", feature = "cpu")))]
-        {
-            // No runtime linked: a WGPU value, whose client reports that WGPU is not linked.
-            Self::from_cubecl(cubecl::Device::Wgpu(WgpuDevice::default()))
-        }
+        static DEFAULT: std::sync::OnceLock<CubeDevice> = std::sync::OnceLock::new();
+        DEFAULT.get_or_init(first_present).clone()
+    }
+}
+
+/// See [`CubeDevice::default`].
+fn first_present() -> CubeDevice {
+    #[cfg(feature = "cuda")]
+    if let Ok(device) = CubeDevice::cuda(0) {
+        return device;
+    }
+    #[cfg(feature = "rocm")]
+    if let Ok(device) = CubeDevice::rocm(0) {
+        return device;
+    }
+    #[cfg(feature = "wgpu")]
+    if let Some(device) = wgpu::best_adapter() {
+        return device;
+    }
+    #[cfg(feature = "cpu")]
+    if let Ok(device) = CubeDevice::cpu() {
+        return device;
+    }
+    #[cfg(any(feature = "cuda", feature = "rocm", feature = "cpu"))]
+    {
+        CubeDevice::from_cubecl(cubecl::Device::default())
+    }
+    // WGPU only (no adapter at all), or no runtime linked: a WGPU value, whose client reports
+    // the failure.
+    #[cfg(not(any(feature = "cuda", feature = "rocm", feature = "cpu")))]
+    {
+        CubeDevice::from_cubecl(cubecl::Device::Wgpu(WgpuDevice::default()))
     }
 }
 

@@ -32,26 +32,22 @@ impl CubeDevice {
 }
 
 /// The best WGPU adapter of this machine, resolved once per process: a real GPU if there is one
-/// (discrete, then integrated, then virtual), else a CPU-backed adapter such as lavapipe. The
-/// kind is resolved rather than left as WGPU's `DefaultDevice`, so the default device and the
-/// same adapter named explicitly are one device with one client, and `kind()` is exact.
-pub(super) fn default_device() -> CubeDevice {
-    static DEFAULT: OnceLock<CubeDevice> = OnceLock::new();
-    DEFAULT
-        .get_or_init(|| {
-            let preference = [
-                WgpuDeviceKind::DiscreteGpu(0),
-                WgpuDeviceKind::IntegratedGpu(0),
-                WgpuDeviceKind::VirtualGpu(0),
-                WgpuDeviceKind::Cpu,
-            ];
-            preference
-                .into_iter()
-                .find_map(|kind| CubeDevice::wgpu(kind).ok())
-                // No adapter at all: WGPU's own default, whose client reports the failure.
-                .unwrap_or_else(|| {
-                    CubeDevice::from_cubecl(cubecl::Device::Wgpu(Default::default()))
-                })
-        })
-        .clone()
+/// (discrete, then integrated, then virtual), else a CPU-backed adapter such as lavapipe; `None`
+/// without any adapter. The kind is resolved rather than left as WGPU's `DefaultDevice`, so the
+/// default device and the same adapter named explicitly are one device with one client, and
+/// `kind()` is exact.
+pub(super) fn best_adapter() -> Option<CubeDevice> {
+    static BEST: OnceLock<Option<CubeDevice>> = OnceLock::new();
+    BEST.get_or_init(|| {
+        let preference = [
+            WgpuDeviceKind::DiscreteGpu(0),
+            WgpuDeviceKind::IntegratedGpu(0),
+            WgpuDeviceKind::VirtualGpu(0),
+            WgpuDeviceKind::Cpu,
+        ];
+        preference
+            .into_iter()
+            .find_map(|kind| CubeDevice::wgpu(kind).ok())
+    })
+    .clone()
 }

@@ -180,7 +180,6 @@ impl FusedInstr {
             } => vec![input, min, max],
         }
     }
-
 }
 
 /// A fused element-wise program over one output shape.
