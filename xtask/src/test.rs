@@ -29,6 +29,8 @@ struct Run {
     env: &'static [(&'static str, &'static str)],
     /// Test-name filters (any matching test runs); none: every test.
     filters: &'static [&'static str],
+    /// Run only by `cargo xtask test --full` (slow runs that CI's time budget leaves out).
+    full_only: bool,
 }
 
 /// One build of test targets and the runs of what it built.
@@ -56,6 +58,15 @@ const fn conformance(
         target: "conformance",
         env,
         filters,
+        full_only: false,
+    }
+}
+
+/// `run`, taken only by `cargo xtask test --full`.
+const fn full_only(run: Run) -> Run {
+    Run {
+        full_only: true,
+        ..run
     }
 }
 
@@ -104,6 +115,7 @@ const GROUPS: &[Group] = &[
                 target: "wgpu",
                 env: &[("BURN_WGPU_TEST_API", "gl"), ("BURN_REQUIRE_WGPU", "0")],
                 filters: &[],
+                full_only: false,
             },
         ],
     },
@@ -139,8 +151,16 @@ const GROUPS: &[Group] = &[
         llvm: true,
         runs: &[
             conformance(&[("BURN_TEST_DEVICE", "cpu-f32"), REQUIRE_DEVICE], &[]),
-            conformance(&[("BURN_TEST_DEVICE", "cpu-f64"), REQUIRE_DEVICE], FLOAT),
-            conformance(&[("BURN_TEST_DEVICE", "cpu-f16"), REQUIRE_DEVICE], FLOAT),
+            // The other dtypes' float sections on the CPU runtime: 3.5 minutes each on a 2-core
+            // machine, beyond what CI's budget leaves.
+            full_only(conformance(
+                &[("BURN_TEST_DEVICE", "cpu-f64"), REQUIRE_DEVICE],
+                FLOAT,
+            )),
+            full_only(conformance(
+                &[("BURN_TEST_DEVICE", "cpu-f16"), REQUIRE_DEVICE],
+                FLOAT,
+            )),
             conformance(&[("BURN_TEST_DEVICE", "cpu-bf16"), REQUIRE_DEVICE], FLOAT),
         ],
     },
@@ -152,14 +172,14 @@ const GROUPS: &[Group] = &[
 /// whole stack), then the group's extra runs. A build
 /// failure stops the run; a failing test run does not stop its group's other runs, and the
 /// group ends with the list of what failed.
-pub fn run() -> Result<(), String> {
+pub fn run(full: bool) -> Result<(), String> {
     let skips = SkipLog::new();
-    let result = run_groups(&skips);
+    let result = run_groups(&skips, full);
     skips.print_summary();
     result
 }
 
-fn run_groups(skips: &SkipLog) -> Result<(), String> {
+fn run_groups(skips: &SkipLog, full: bool) -> Result<(), String> {
     let log = skips.path.to_string_lossy().into_owned();
     let log_env = [("BURN_TEST_SKIP_LOG", log.as_str())];
     for group in GROUPS {
@@ -177,6 +197,15 @@ fn run_groups(skips: &SkipLog) -> Result<(), String> {
             skips.collect(&format!("{}: cargo test", group.name));
         }
         for run in group.runs {
+            if run.full_only && !full {
+                let vars: Vec<String> = run.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                eprintln!(
+                    "==> not run: {} {} (only with `cargo xtask test --full`)",
+                    run.target,
+                    vars.join(" ")
+                );
+                continue;
+            }
             let binary = binaries
                 .iter()
                 .find(|b| b.package_dir.ends_with(run.package) && b.target == run.target)
