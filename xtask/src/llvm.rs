@@ -47,7 +47,7 @@ const LLVM_MAJOR: &str = "23";
 pub fn install() -> Result<(), String> {
     if !cfg!(all(target_os = "linux", target_arch = "x86_64")) {
         return Err(
-            "xtask llvm: the pinned LLVM SDK wheels are for x86-64 Linux; on other hosts let \
+            "the pinned LLVM SDK wheels are for x86-64 Linux; on other hosts let \
              cubecl's tracel-llvm-bundler download its own bundle (it needs GitHub access)"
                 .into(),
         );
@@ -67,7 +67,7 @@ pub fn install() -> Result<(), String> {
     }
     if bundler.exists() && !bundler.is_symlink() {
         return Err(format!(
-            "xtask llvm: {} exists without the marker {BUNDLER_MARKER} (an interrupted \
+            "{} exists without the marker {BUNDLER_MARKER} (an interrupted \
              download of tracel's bundler?); remove it and run `cargo xtask llvm` again",
             bundler.display()
         ));
@@ -77,21 +77,21 @@ pub fn install() -> Result<(), String> {
     }
     let parent = bundler.parent().expect("the bundler folder has a parent");
     std::fs::create_dir_all(parent)
-        .map_err(|e| format!("xtask llvm: cannot create {}: {e}", parent.display()))?;
+        .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
     if bundler.is_symlink() {
         std::fs::remove_file(&bundler)
-            .map_err(|e| format!("xtask llvm: cannot replace {}: {e}", bundler.display()))?;
+            .map_err(|e| format!("cannot replace {}: {e}", bundler.display()))?;
     }
     std::os::unix::fs::symlink(&sdk_static, &bundler).map_err(|e| {
         format!(
-            "xtask llvm: cannot link {} to {}: {e}",
+            "cannot link {} to {}: {e}",
             bundler.display(),
             sdk_static.display()
         )
     })?;
     let version = llvm_config_version(&bundler)?;
     std::fs::write(bundler.join(BUNDLER_MARKER), b"")
-        .map_err(|e| format!("xtask llvm: cannot write the marker: {e}"))?;
+        .map_err(|e| format!("cannot write the marker: {e}"))?;
     eprintln!(
         "xtask llvm: LLVM {version} installed at {}",
         describe(&bundler)
@@ -108,7 +108,7 @@ fn data_folder() -> Result<PathBuf, String> {
         return Ok(xdg);
     }
     let home = std::env::var_os("HOME")
-        .ok_or("xtask llvm: neither XDG_DATA_HOME nor HOME is set; cannot place the SDK")?;
+        .ok_or("neither XDG_DATA_HOME nor HOME is set; cannot place the SDK")?;
     Ok(PathBuf::from(home).join(".local").join("share"))
 }
 
@@ -119,14 +119,14 @@ fn pip_install(sdk: &Path) -> Result<(), String> {
     let partial = sdk.with_extension("partial");
     let _ = std::fs::remove_dir_all(&partial);
     std::fs::create_dir_all(&partial)
-        .map_err(|e| format!("xtask llvm: cannot create {}: {e}", partial.display()))?;
+        .map_err(|e| format!("cannot create {}: {e}", partial.display()))?;
     let requirements = partial.join("requirements.txt");
     let lines: String = WHEELS
         .iter()
         .map(|(name, sha)| format!("{name}=={SDK_VERSION} --hash=sha256:{sha}\n"))
         .collect();
     std::fs::write(&requirements, lines)
-        .map_err(|e| format!("xtask llvm: cannot write {}: {e}", requirements.display()))?;
+        .map_err(|e| format!("cannot write {}: {e}", requirements.display()))?;
     eprintln!(
         "xtask llvm: installing the LLVM SDK ({}) from PyPI into {}",
         WHEELS
@@ -152,19 +152,17 @@ fn pip_install(sdk: &Path) -> Result<(), String> {
         .arg(&requirements)
         .status()
         .map_err(|e| {
-            format!(
-                "xtask llvm: cannot run `python3 -m pip` (is Python 3 with pip installed?): {e}"
-            )
+            format!("cannot run `python3 -m pip` (is Python 3 with pip installed?): {e}")
         })?;
     if !status.success() {
         return Err(format!(
-            "xtask llvm: `python3 -m pip install` of the LLVM SDK failed ({status})"
+            "`python3 -m pip install` of the LLVM SDK failed ({status})"
         ));
     }
     let _ = std::fs::remove_dir_all(sdk);
     std::fs::rename(&partial, sdk).map_err(|e| {
         format!(
-            "xtask llvm: cannot move {} to {}: {e}",
+            "cannot move {} to {}: {e}",
             partial.display(),
             sdk.display()
         )
@@ -177,11 +175,11 @@ fn llvm_config_version(prefix: &Path) -> Result<String, String> {
     let output = Command::new(&llvm_config)
         .arg("--version")
         .output()
-        .map_err(|e| format!("xtask llvm: cannot run {}: {e}", llvm_config.display()))?;
+        .map_err(|e| format!("cannot run {}: {e}", llvm_config.display()))?;
     let version = String::from_utf8_lossy(&output.stdout).trim().to_string();
     if !output.status.success() || !version.starts_with(&format!("{LLVM_MAJOR}.")) {
         return Err(format!(
-            "xtask llvm: {} --version printed {version:?} ({}); expected LLVM {LLVM_MAJOR}",
+            "{} --version printed {version:?} ({}); expected LLVM {LLVM_MAJOR}",
             llvm_config.display(),
             output.status
         ));
@@ -225,7 +223,7 @@ fn system_libraries() -> Result<(), String> {
         }
     }
     Err(format!(
-        "xtask llvm: the LLVM SDK links with zlib and zstd, and `cc -lz -lzstd` fails here; \
+        "the LLVM SDK links with zlib and zstd, and `cc -lz -lzstd` fails here; \
          install their development packages (`apt-get install {}`)",
         packages.join(" ")
     ))
