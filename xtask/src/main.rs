@@ -3,8 +3,7 @@
 //! - `check`: rustfmt, clippy with `-D warnings`, and the feature combinations that must build.
 //! - `test`:  the workspace tests (unit, doc, book) and the conformance suite on every backend
 //!   available on this machine, built once per feature set (`test.rs`), each test binary then
-//!   run under a time limit so a hung backend fails loudly instead of stalling. `test --full`
-//!   adds the slow runs CI leaves out (the CPU runtime's f64 and f16 float sections).
+//!   run under a time limit so a hung backend fails loudly instead of stalling.
 //! - `ci`:    `check` then `test`.
 //! - `bench`: the benchmark (`crates/burn-bench`) in release mode; its options pass through
 //!   (`--backend flex|wgpu|all`, `--workload W1,W2,...`, `--out PATH`, `--help`). The feature
@@ -29,12 +28,12 @@ fn main() -> ExitCode {
     let task = std::env::args().nth(1).unwrap_or_default();
     let result = match task.as_str() {
         "check" => check(),
-        "test" => test::run(std::env::args().skip(2).any(|a| a == "--full")),
-        "ci" => check().and_then(|()| test::run(false)),
+        "test" => test::run(),
+        "ci" => check().and_then(|()| test::run()),
         "bench" => bench(&std::env::args().skip(2).collect::<Vec<_>>()),
         "llvm" => llvm::install(),
         _ => {
-            eprintln!("usage: cargo xtask <check|test [--full]|ci|llvm|bench [options]>");
+            eprintln!("usage: cargo xtask <check|test|ci|llvm|bench [options]>");
             return ExitCode::from(2);
         }
     };
@@ -104,8 +103,7 @@ const CUBE_FEATURES: &str =
 const LLVM_FEATURES: &str = "burn-backend-tests/cuda,burn-backend-tests/cpu,digits/cuda,digits/cpu";
 
 /// The same with `Cube` = `Fusion<CubeBackend>`.
-const FUSION_FEATURES: &str =
-    "burn/fusion,burn-backend-tests/fusion,custom-op/fusion,burn-bench/fusion,digits/wgpu";
+const FUSION_FEATURES: &str = "burn/fusion,burn-backend-tests/wgpu,burn-backend-tests/fusion,custom-op/fusion,burn-bench/fusion,digits/wgpu";
 
 /// rustfmt, clippy with `-D warnings`, and the feature combinations that must build. Each
 /// distinct feature set re-checks the crates whose dependencies' features it changes, so the

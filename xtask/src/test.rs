@@ -29,8 +29,6 @@ struct Run {
     env: &'static [(&'static str, &'static str)],
     /// Test-name filters (any matching test runs); none: every test.
     filters: &'static [&'static str],
-    /// Run only by `cargo xtask test --full` (slow runs that CI's time budget leaves out).
-    full_only: bool,
 }
 
 /// One build of test targets and the runs of what it built.
@@ -58,7 +56,6 @@ const fn conformance(
         target: "conformance",
         env,
         filters,
-        full_only: false,
     }
 }
 
@@ -67,14 +64,6 @@ impl Run {
     fn label(&self) -> String {
         let vars: Vec<String> = self.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
         format!("{} {}", self.target, vars.join(" "))
-    }
-}
-
-/// `run`, taken only by `cargo xtask test --full`.
-const fn full_only(run: Run) -> Run {
-    Run {
-        full_only: true,
-        ..run
     }
 }
 
@@ -91,7 +80,9 @@ const REQUIRE_DEVICE: (&str, &str) = ("BURN_REQUIRE_DEVICE", "1");
 /// the default device, so the crates' own tests run on it as in a default build. The second
 /// rebuilds only what changes with `Cube` = `Fusion<CubeBackend>` (feature `fusion`): the
 /// suites on Cube, the fusion suite, the example and the book pages (the fusion page among
-/// them).
+/// them). The last two link LLVM (CubeCL's CPU runtime) into their few binaries only: the
+/// suites, and the example's test, on the CPU runtime; then the suites and the fusion suite with
+/// fusion on it.
 const GROUPS: &[Group] = &[
     Group {
         name: "workspace, Flex and Cube on WGPU",
@@ -123,7 +114,6 @@ const GROUPS: &[Group] = &[
                 target: "wgpu",
                 env: &[("BURN_WGPU_TEST_API", "gl"), ("BURN_REQUIRE_WGPU", "0")],
                 filters: &[],
-                full_only: false,
             },
         ],
     },
@@ -139,7 +129,7 @@ const GROUPS: &[Group] = &[
             "--features",
             // `burn/train` as in the workspace build: it brings indicatif, whose features on
             // portable-atomic would otherwise differ and rebuild CubeCL.
-            "burn/train,burn-backend-tests/fusion,custom-op/fusion",
+            "burn/train,burn-backend-tests/wgpu,burn-backend-tests/fusion,custom-op/fusion",
         ],
         plain: true,
         llvm: false,
@@ -150,26 +140,54 @@ const GROUPS: &[Group] = &[
         selection: &[
             "-p",
             "burn-backend-tests",
+            "-p",
+            "custom-op",
             "--features",
-            "burn-backend-tests/cpu",
+            "burn-backend-tests/cpu,custom-op/cpu",
             "--test",
             "conformance",
+            "--test",
+            "fused",
         ],
         plain: false,
         llvm: true,
         runs: &[
             conformance(&[("BURN_TEST_DEVICE", "cpu-f32"), REQUIRE_DEVICE], &[]),
-            // The other dtypes' float sections on the CPU runtime: 3.5 minutes each on a 2-core
-            // machine, beyond what CI's budget leaves.
-            full_only(conformance(
-                &[("BURN_TEST_DEVICE", "cpu-f64"), REQUIRE_DEVICE],
-                FLOAT,
-            )),
-            full_only(conformance(
-                &[("BURN_TEST_DEVICE", "cpu-f16"), REQUIRE_DEVICE],
-                FLOAT,
-            )),
+            conformance(&[("BURN_TEST_DEVICE", "cpu-f64"), REQUIRE_DEVICE], FLOAT),
+            conformance(&[("BURN_TEST_DEVICE", "cpu-f16"), REQUIRE_DEVICE], FLOAT),
             conformance(&[("BURN_TEST_DEVICE", "cpu-bf16"), REQUIRE_DEVICE], FLOAT),
+            // The backend extension's kernel against the composed ops, on Flex and the CPU
+            // runtime.
+            Run {
+                package: "custom-op",
+                target: "fused",
+                env: &[],
+                filters: &[],
+            },
+        ],
+    },
+    Group {
+        name: "Cube = Fusion<CubeBackend> on CubeCL's CPU runtime",
+        selection: &[
+            "-p",
+            "burn-backend-tests",
+            "--features",
+            "burn-backend-tests/cpu,burn-backend-tests/fusion",
+            "--test",
+            "conformance",
+            "--test",
+            "cube_fusion",
+        ],
+        plain: false,
+        llvm: true,
+        runs: &[
+            conformance(&[("BURN_TEST_DEVICE", "cpu-f32"), REQUIRE_DEVICE], &[]),
+            Run {
+                package: "burn-backend-tests",
+                target: "cube_fusion",
+                env: &[("BURN_TEST_DEVICE", "cpu-f32"), REQUIRE_DEVICE],
+                filters: &[],
+            },
         ],
     },
 ];
@@ -180,14 +198,14 @@ const GROUPS: &[Group] = &[
 /// whole stack), then the group's extra runs. A build
 /// failure stops the run; a failing test run does not stop its group's other runs, and the
 /// group ends with the list of what failed.
-pub fn run(full: bool) -> Result<(), String> {
+pub fn run() -> Result<(), String> {
     let skips = SkipLog::new();
-    let result = run_groups(&skips, full);
+    let result = run_groups(&skips);
     skips.print_summary();
     result
 }
 
-fn run_groups(skips: &SkipLog, full: bool) -> Result<(), String> {
+fn run_groups(skips: &SkipLog) -> Result<(), String> {
     let log = skips.path.to_string_lossy().into_owned();
     let log_env = [("BURN_TEST_SKIP_LOG", log.as_str())];
     for group in GROUPS {
@@ -214,13 +232,6 @@ fn run_groups(skips: &SkipLog, full: bool) -> Result<(), String> {
             skips.collect(&format!("{}: cargo test", group.name));
         }
         for run in group.runs {
-            if run.full_only && !full {
-                eprintln!(
-                    "==> not run: {} (only with `cargo xtask test --full`)",
-                    run.label()
-                );
-                continue;
-            }
             let binary = binaries
                 .iter()
                 .find(|b| b.package_dir.ends_with(run.package) && b.target == run.target)

@@ -44,9 +44,33 @@ pub fn device_rng_lock() -> std::sync::MutexGuard<'static, ()> {
 /// # Panics
 /// When the name is not of that form, or names a runtime this build does not compile.
 pub fn device_under_test() -> Device {
+    device_named(&test_device_name("flex-f32"))
+}
+
+/// The device of a suite that tests the CubeCL backend alone (the fusion suite): the device
+/// `BURN_TEST_DEVICE` names, as for [`device_under_test`], `cube-f32` (WGPU/Vulkan) when unset.
+///
+/// # Panics
+/// As [`device_under_test`], and when the name is a `flex` one.
+pub fn cube_device_under_test() -> Device {
+    let name = test_device_name("cube-f32");
+    assert!(
+        !name.to_ascii_lowercase().starts_with("flex"),
+        "BURN_TEST_DEVICE={name:?}: this suite tests the CubeCL backend; name a Cube device \
+         (`cube-f32`, `cpu-f32`, …)"
+    );
+    device_named(&name)
+}
+
+/// `BURN_TEST_DEVICE`, or `default` when it is unset or empty.
+fn test_device_name(default: &str) -> String {
     let name = std::env::var("BURN_TEST_DEVICE").unwrap_or_default();
     let name = name.trim();
-    let name = if name.is_empty() { "flex-f32" } else { name };
+    if name.is_empty() { default } else { name }.to_string()
+}
+
+/// The device `name` (`<backend>-<dtype>`) means, configured with that dtype.
+fn device_named(name: &str) -> Device {
     let expected = "expected `<flex|wgpu|cpu|cuda|rocm>-<f32|f64|f16|bf16>`, e.g. `flex-f32`";
     let (backend, dtype) = name
         .split_once('-')

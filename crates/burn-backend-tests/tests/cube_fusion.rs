@@ -1,8 +1,10 @@
-//! Fusion on the CubeCL backend through the public API (`Cube` = `Fusion<CubeBackend>`, feature
-//! `fusion`): values equal to the CPU backend's on the patterns fusion rewrites (element-wise
-//! chains, softmax, a normalisation with its epilogue, a linear layer and its activation), the fusion statistics showing they ran
-//! fused, the plan cache hit by a repeated step, a tensor read in the middle of a queue, a
-//! tensor produced on one thread and used on another, and buffers reused only when unshared.
+//! Fusion on the CubeCL backend through the public API (`Cube` = `Fusion<CubeBackend>`,
+//! feature `fusion`), on the Cube device `BURN_TEST_DEVICE` names (WGPU/Vulkan when unset, or
+//! `cpu-f32`: CubeCL's CPU runtime): values equal to the CPU backend's on the patterns fusion
+//! rewrites (element-wise chains, softmax, a normalisation with its epilogue, a linear layer and
+//! its activation), the fusion statistics showing they ran fused, the plan cache hit by a
+//! repeated step, a tensor read in the middle of a queue, a tensor produced on one thread and
+//! used on another, and buffers reused only when unshared.
 #![cfg(feature = "fusion")]
 
 use burn::backend::cube::launch_count;
@@ -17,9 +19,14 @@ fn serial() -> MutexGuard<'static, ()> {
     SERIAL.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// The Cube device `BURN_TEST_DEVICE` names (WGPU/Vulkan when unset), in f32.
 fn device() -> (Device, CubeDevice) {
-    let device =
-        burn_backend_tests::configured_device(burn_backend_tests::cube_device(), FloatDType::F32);
+    let device = burn_backend_tests::cube_device_under_test();
+    assert_eq!(
+        device.settings().float_dtype,
+        FloatDType::F32,
+        "the fusion suite checks f32 values: run it with an `-f32` BURN_TEST_DEVICE"
+    );
     let DispatchDevice::Cube(cube) = device.dispatch().clone() else {
         panic!("cube_device gave a device of another backend: {device:?}");
     };

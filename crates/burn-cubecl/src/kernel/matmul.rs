@@ -9,23 +9,37 @@ use cubek::matmul::launch::launch_ref;
 use cubek::matmul::strategy::Strategy;
 use cubek::std::InputBinding;
 
-/// cubek's automatic choice, except on software WGPU adapters (lavapipe, llvmpipe, WARP): the
-/// tiled unit kernels it falls back to without tensor cores crash Mesa 22.3's lavapipe shader
-/// compiler (a segmentation fault while creating the pipeline), so those get the naive kernel.
-fn strategy_for(tensor: &CubeTensor) -> Strategy {
+/// cubek's automatic choice, except where the device says it would be a poor or failing one:
+///
+/// - On CubeCL's CPU runtime, cubek's register-blocked CPU routine (`CpuGemm`: a leaf sized to
+///   the vector registers, one plane per core). The automatic choice there is the unit-level
+///   GPU kernel, which ran the digits MLP's 64×128 products at 0.2–1.4 s each.
+/// - On software WGPU adapters (lavapipe, llvmpipe, WARP) the naive kernel: the tiled unit
+///   kernels cubek falls back to without tensor cores crash Mesa 22.3's lavapipe shader compiler
+///   (a segmentation fault while creating the pipeline).
+fn strategies_for(tensor: &CubeTensor) -> Vec<Strategy> {
+    #[cfg(feature = "cpu")]
+    if tensor.device.runtime() == RuntimeId::Cpu {
+        let cpu_gemm = cubek::matmul::tiled::Strategy::CpuGemm(Default::default());
+        // CpuGemm refuses operands contiguous in neither matrix axis; cubek's choice takes them.
+        return vec![Strategy::Tiled(cpu_gemm), Strategy::default()];
+    }
     let software = tensor.device.runtime() == RuntimeId::Wgpu
         && tensor.client.properties().identity.physical.is_none();
     if software {
-        Strategy::MultiLevel(cubek::matmul::multi_level::Strategy::Naive)
+        vec![Strategy::MultiLevel(
+            cubek::matmul::multi_level::Strategy::Naive,
+        )]
     } else {
-        Strategy::default()
+        vec![Strategy::default()]
     }
 }
 
 /// The product of the last two dims, `[.., m, k] × [.., k, n] → [.., m, n]`, the batch dims
 /// broadcast (NumPy rules) and the operands read through their strides. Float dtypes; both
 /// operands of one dtype and device. cubek picks the kernel (a tensor-core one where the device
-/// has them, else a unit-level one; see `strategy_for` for software adapters); no autotuning.
+/// has them, else a unit-level one; `strategies_for` says what the CPU runtime and software
+/// adapters get); no autotuning.
 ///
 /// # Panics
 ///
@@ -53,21 +67,28 @@ pub fn matmul(lhs: CubeTensor, rhs: CubeTensor) -> Result<CubeTensor, ExecutionE
     }
     let client = lhs.client.clone();
     let elem = elem_type(dtype);
-    let mut dtypes = MatmulElems::from_globals(&MatmulGlobalElems {
+    let globals = MatmulGlobalElems {
         lhs: elem,
         rhs: elem,
         out: elem,
-    });
-    let strategy = strategy_for(&lhs);
-    crate::launch::record_launch();
-    launch_ref(
-        &strategy,
-        &client,
-        InputBinding::new(lhs.binding(), elem),
-        InputBinding::new(rhs.binding(), elem),
-        output.clone().binding(),
-        &mut dtypes,
-    )
-    .map_err(|err| ExecutionError::unsupported("matmul", format!("{err}")))?;
-    Ok(output)
+    };
+    crate::launch::record_launch(&client);
+    let mut refusals = Vec::new();
+    for strategy in strategies_for(&lhs) {
+        // A refusing strategy may have adjusted the element types it was given.
+        let mut dtypes = MatmulElems::from_globals(&globals);
+        let launched = launch_ref(
+            &strategy,
+            &client,
+            InputBinding::new(lhs.clone().binding(), elem),
+            InputBinding::new(rhs.clone().binding(), elem),
+            output.clone().binding(),
+            &mut dtypes,
+        );
+        match launched {
+            Ok(()) => return Ok(output),
+            Err(err) => refusals.push(format!("{strategy}: {err}")),
+        }
+    }
+    Err(ExecutionError::unsupported("matmul", refusals.join("; ")))
 }

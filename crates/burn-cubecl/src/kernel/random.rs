@@ -36,6 +36,8 @@ pub fn random(
     }
     let elem = elem_type(dtype);
     let binding = output.clone().binding();
+    // One cubek launch per call (a seed only sets cubek's generator state).
+    crate::launch::record_launch(&client);
     let launch = move || match distribution {
         Distribution::Default => cubek::random::random_uniform(&client, 0.0, 1.0, binding, elem),
         Distribution::Uniform(low, high) => {
@@ -48,8 +50,6 @@ pub fn random(
             cubek::random::random_bernoulli(&client, p as f32, binding, elem)
         }
     };
-    // One cubek launch per call (a seed only sets cubek's generator state).
-    crate::launch::record_launch();
     let result = match seed {
         Some(seed) => cubek::random::with_seed(seed, launch),
         None => launch(),

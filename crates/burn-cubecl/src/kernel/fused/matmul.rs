@@ -211,7 +211,7 @@ pub fn launch_fused_matmul(
     let (cube_count, cube_dim) = elementwise_geometry(&client, units);
     let int = checked.int.unwrap_or(DType::I32);
     let boolean = checked.bool.unwrap_or_else(|| bool_dtype(&client));
-    record_launch();
+    record_launch(&client);
     fused_matmul_kernel::launch(
         &client,
         cube_count,

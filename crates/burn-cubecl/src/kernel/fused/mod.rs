@@ -218,7 +218,7 @@ pub fn launch_fused(
         elem_type(int),
         elem_type(boolean),
     ];
-    record_launch();
+    record_launch(&client);
     fused_kernel::launch(
         &client,
         cube_count,

@@ -454,7 +454,7 @@ pub fn launch_fused_reduce(
     // the kernel is launched in checked mode.
     let partial_arg = unsafe { BufferArg::from_raw_parts(partial.handle.clone(), partial_len) };
     let first_pass_op = if parts == 1 { op } else { op.combining() };
-    record_launch();
+    record_launch(&client);
     fused_reduce_kernel::launch(
         &client,
         cube_count,
