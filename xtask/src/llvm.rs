@@ -35,10 +35,10 @@ const WHEELS: &[(&str, &str)] = &[
 
 /// The folder `tracel-llvm-bundler` 23.1.0-4 (cubecl-llvm 0.11.3's) reads LLVM from, under the
 /// data folder.
-const BUNDLER_FOLDER: &str = "tracel/tracel-llvm-23.1.0-4";
+pub const BUNDLER_FOLDER: &str = "tracel/tracel-llvm-23.1.0-4";
 
 /// The marker that tells the bundler its folder is complete.
-const BUNDLER_MARKER: &str = ".tracel-llvm-installed";
+pub const BUNDLER_MARKER: &str = ".tracel-llvm-installed";
 
 /// The LLVM major version `llvm-config --version` must report.
 const LLVM_MAJOR: &str = "23";
@@ -101,7 +101,7 @@ pub fn install() -> Result<(), String> {
 
 /// Where the bundler looks: `$XDG_DATA_HOME` when it is an absolute path, else
 /// `~/.local/share` (the `dirs` crate's `data_local_dir` on Linux).
-fn data_folder() -> Result<PathBuf, String> {
+pub fn data_folder() -> Result<PathBuf, String> {
     if let Some(xdg) = std::env::var_os("XDG_DATA_HOME").map(PathBuf::from)
         && xdg.is_absolute()
     {
@@ -202,31 +202,39 @@ fn system_libraries() -> Result<(), String> {
         return Ok(());
     }
     let packages = ["zlib1g-dev", "libzstd-dev"];
-    let root = Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
-    if root && Command::new("apt-get").arg("--version").output().is_ok() {
-        eprintln!("xtask llvm: installing {}", packages.join(" "));
-        let install = |update: bool| {
-            if update {
-                let _ = Command::new("apt-get").arg("update").status();
-            }
-            Command::new("apt-get")
-                .args(["install", "-y", "--no-install-recommends"])
-                .args(packages)
-                .status()
-                .is_ok_and(|s| s.success())
-        };
-        if (install(false) || install(true)) && links_system_libraries() {
-            return Ok(());
-        }
+    if apt_install(&packages) && links_system_libraries() {
+        return Ok(());
     }
     Err(format!(
         "the LLVM SDK links with zlib and zstd, and `cc -lz -lzstd` fails here; \
          install their development packages (`apt-get install {}`)",
         packages.join(" ")
     ))
+}
+
+/// Installs Debian packages with apt-get (its package lists refreshed if the first try fails),
+/// when this runs as root on a machine with apt-get. Whether they were installed.
+pub fn apt_install(packages: &[&str]) -> bool {
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    if !root || Command::new("apt-get").arg("--version").output().is_err() {
+        return false;
+    }
+    eprintln!("xtask: installing {}", packages.join(" "));
+    let install = |update: bool| {
+        if update {
+            let _ = Command::new("apt-get").arg("update").status();
+        }
+        Command::new("apt-get")
+            .args(["install", "-y", "--no-install-recommends"])
+            .args(packages)
+            .env("DEBIAN_FRONTEND", "noninteractive")
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    install(false) || install(true)
 }
 
 /// Whether a C program links with `-lz -lzstd` here.

@@ -1,13 +1,15 @@
 //! `cargo xtask <task>`: the one local gate, mirroring CI, cheapest checks first.
 //!
-//! - `check`: rustfmt, clippy with `-D warnings`, and the feature combinations that must build.
+//! - `check`: rustfmt, clippy with `-D warnings`, the feature combinations that must build, and
+//!   ROCm compile-checked against Debian's LLVM 22 (`llvm_rocm.rs`).
 //! - `test`:  the workspace tests (unit, doc, book) and the conformance suite on every backend
 //!   available on this machine, built once per feature set (`test.rs`), each test binary then
 //!   run under a time limit so a hung backend fails loudly instead of stalling.
 //! - `ci`:    `check` then `test`.
 //! - `bench`: the benchmark (`crates/burn-bench`) in release mode; its options pass through
-//!   (`--backend flex|wgpu|all`, `--workload W1,W2,...`, `--out PATH`, `--help`). The feature
-//!   `wgpu` is built only when a WGPU backend is asked for (the default, `all`, asks for it).
+//!   (`--backend flex|wgpu|cpu|cuda|all`, `--workload W1,W2,...`, `--out PATH`, `--help`). A
+//!   backend's feature is built only when it is asked for (the default, `all`, asks for wgpu);
+//!   `cpu` and `cuda` install the LLVM SDK first.
 //!   `bench --peers` first makes the peers' virtual environment (`benches/peers/run.sh
 //!   --install-only`: NumPy, PyTorch, JAX), then measures them in the same run as Flex, each
 //!   round of a case beside Flex's (`--live-peers`), and prints Flex beside them as ratios.
@@ -17,8 +19,13 @@
 //!   W2 launches and time with and without fusion, the plan-cache hit rate of a training step).
 //! - `llvm`:  installs the LLVM SDK that CubeCL's `cpu`, `cuda` and `rocm` runtimes build
 //!   against (`llvm.rs`); the tasks that build those features run it first.
+//! - `gpu`:   builds the CUDA check's bundle (`gpu.rs`: the suite, the bench and digits with
+//!   `cuda`, stripped and packed under 64 MiB with `scripts/gpu/run.sh`) for a machine with an
+//!   NVIDIA GPU and no Rust, and dry-runs it here.
 
+mod gpu;
 mod llvm;
+mod llvm_rocm;
 mod test;
 
 use std::process::{Command, ExitCode};
@@ -32,8 +39,9 @@ fn main() -> ExitCode {
         "ci" => check().and_then(|()| test::run()),
         "bench" => bench(&std::env::args().skip(2).collect::<Vec<_>>()),
         "llvm" => llvm::install(),
+        "gpu" => gpu::run(),
         _ => {
-            eprintln!("usage: cargo xtask <check|test|ci|llvm|bench [options]>");
+            eprintln!("usage: cargo xtask <check|test|ci|llvm|gpu|bench [options]>");
             return ExitCode::from(2);
         }
     };
@@ -99,8 +107,10 @@ fn run_with_limit(
 const CUBE_FEATURES: &str =
     "burn/vulkan,burn-backend-tests/wgpu,custom-op/wgpu,burn-bench/wgpu,digits/wgpu";
 
-/// CubeCL's runtimes that link LLVM, for the suite and digits (`cargo xtask llvm` first).
-const LLVM_FEATURES: &str = "burn-backend-tests/cuda,burn-backend-tests/cpu,digits/cuda,digits/cpu";
+/// CubeCL's runtimes that link LLVM, for the suite, the bench and digits (`cargo xtask llvm`
+/// first).
+const LLVM_FEATURES: &str = "burn-backend-tests/cuda,burn-backend-tests/cpu,burn-bench/cuda,\
+                             burn-bench/cpu,digits/cuda,digits/cpu";
 
 /// The same with `Cube` = `Fusion<CubeBackend>`.
 const FUSION_FEATURES: &str = "burn/fusion,burn-backend-tests/wgpu,burn-backend-tests/fusion,custom-op/fusion,burn-bench/fusion,digits/wgpu";
@@ -146,13 +156,15 @@ fn check() -> Result<(), String> {
             features,
         ])?;
     }
-    // CubeCL's LLVM-linked runtimes (after `cargo xtask llvm`): the suite and digits with CUDA
-    // and the CPU runtime, linted (nothing is linked: no GPU or CUDA toolkit is needed).
+    // CubeCL's LLVM-linked runtimes (after `cargo xtask llvm`): the suite, the bench and digits
+    // with CUDA and the CPU runtime, linted (nothing is linked: no GPU or CUDA toolkit is needed).
     llvm::install()?;
     cargo(&[
         "clippy",
         "-p",
         "burn-backend-tests",
+        "-p",
+        "burn-bench",
         "-p",
         "digits",
         "--all-targets",
@@ -162,7 +174,31 @@ fn check() -> Result<(), String> {
         "-D",
         "warnings",
     ])?;
-    Ok(())
+    rocm_check()
+}
+
+/// ROCm compile-checked: the suite with `rocm` against Debian's LLVM 22 (`llvm_rocm.rs`: the
+/// PyPI SDK lacks the lld that cubecl's AMDGPU code needs), in a target folder of its own
+/// (`rocm-llvm22` inside the usual one), since one cubecl-llvm build cannot serve two LLVMs.
+fn rocm_check() -> Result<(), String> {
+    let data = llvm_rocm::install()?;
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"))
+        .join("rocm-llvm22");
+    let (data, target) = (data.to_string_lossy(), target.to_string_lossy());
+    cargo_with_env(
+        &[
+            "check",
+            "-p",
+            "burn-backend-tests",
+            "--tests",
+            "--features",
+            "burn-backend-tests/rocm",
+        ],
+        &[("XDG_DATA_HOME", &data), ("CARGO_TARGET_DIR", &target)],
+        None,
+    )
 }
 
 /// `cargo run --release -p burn-bench [--features wgpu] -- <args>`: the feature only when the
@@ -198,9 +234,14 @@ fn bench(args: &[String]) -> Result<(), String> {
             return Err(format!("benches/peers/run.sh failed ({status})"));
         }
     }
+    let features = bench_features(args);
+    if features.iter().any(|f| LLVM_RUNTIMES.contains(f)) {
+        llvm::install()?;
+    }
+    let features = features.join(",");
     let mut command = vec!["run", "--release", "-p", "burn-bench"];
-    if bench_needs_wgpu(args) {
-        command.extend(["--features", "wgpu"]);
+    if !features.is_empty() {
+        command.extend(["--features", &features]);
     }
     command.push("--");
     command.extend(args.iter().map(String::as_str));
@@ -210,10 +251,14 @@ fn bench(args: &[String]) -> Result<(), String> {
     cargo(&command)
 }
 
-/// Whether the `--backend` list (default `all`) names WGPU.
-fn bench_needs_wgpu(args: &[String]) -> bool {
+/// The bench's backends that link LLVM (CubeCL's CPU runtime, CUDA): `cargo xtask llvm` first.
+const LLVM_RUNTIMES: [&str; 2] = ["cpu", "cuda"];
+
+/// The bench's features the `--backend` list (default `all`: flex and wgpu) needs: one per
+/// backend named other than `flex`.
+fn bench_features(args: &[String]) -> Vec<&'static str> {
     if args.iter().any(|a| a == "--compare") {
-        return false;
+        return Vec::new();
     }
     let mut list = None;
     let mut args = args.iter();
@@ -224,27 +269,34 @@ fn bench_needs_wgpu(args: &[String]) -> bool {
             list = Some(value.to_string());
         }
     }
-    list.is_none_or(|list| {
-        list.split(',')
-            .any(|b| matches!(b.trim().to_ascii_lowercase().as_str(), "all" | "wgpu"))
-    })
+    let list = list.unwrap_or_else(|| "all".into()).to_ascii_lowercase();
+    let named: Vec<&str> = list.split(',').map(str::trim).collect();
+    let mut features = Vec::new();
+    for feature in ["wgpu", "cpu", "cuda"] {
+        if named.contains(&feature) || (feature == "wgpu" && named.contains(&"all")) {
+            features.push(feature);
+        }
+    }
+    features
 }
 
 #[cfg(test)]
 mod tests {
-    use super::bench_needs_wgpu;
+    use super::bench_features;
 
-    fn needs(args: &[&str]) -> bool {
-        bench_needs_wgpu(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    fn features(args: &[&str]) -> Vec<&'static str> {
+        bench_features(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>())
     }
 
     #[test]
-    fn bench_builds_wgpu_only_when_asked() {
-        assert!(needs(&[]));
-        assert!(needs(&["--backend", "all"]));
-        assert!(needs(&["--backend=flex,wgpu"]));
-        assert!(!needs(&["--backend", "flex", "--workload", "W1"]));
-        assert!(!needs(&["--backend=flex"]));
-        assert!(!needs(&["--compare", "a.json", "b.json"]));
+    fn bench_builds_the_features_of_the_backends_asked_for() {
+        assert_eq!(features(&[]), ["wgpu"]);
+        assert_eq!(features(&["--backend", "all"]), ["wgpu"]);
+        assert_eq!(features(&["--backend=flex,wgpu"]), ["wgpu"]);
+        assert!(features(&["--backend", "flex", "--workload", "W1"]).is_empty());
+        assert!(features(&["--backend=flex"]).is_empty());
+        assert_eq!(features(&["--backend", "flex,CPU"]), ["cpu"]);
+        assert_eq!(features(&["--backend", "cuda,all"]), ["wgpu", "cuda"]);
+        assert!(features(&["--compare", "a.json", "b.json"]).is_empty());
     }
 }

@@ -9,21 +9,38 @@ pub enum BackendChoice {
     Flex,
     /// Cube on WGPU (Vulkan): the first GPU adapter, else a software adapter such as lavapipe.
     Wgpu,
+    /// Cube on CubeCL's CPU runtime (feature `cpu`).
+    Cpu,
+    /// Cube on CUDA GPU 0 (feature `cuda`).
+    Cuda,
 }
 
 impl BackendChoice {
-    /// Every backend, in the order of the table (Flex first: the others are compared with it).
+    /// What `--backend all` (and no `--backend`) runs, in the order of the table (Flex first:
+    /// the others are compared with it). The LLVM-linked runtimes are named explicitly.
     pub const ALL: [BackendChoice; 2] = [BackendChoice::Flex, BackendChoice::Wgpu];
 
+    /// Every backend `--backend` can name.
+    pub const NAMED: [BackendChoice; 4] = [
+        BackendChoice::Flex,
+        BackendChoice::Wgpu,
+        BackendChoice::Cpu,
+        BackendChoice::Cuda,
+    ];
+
+    /// The name on the command line and in the table.
     pub fn name(self) -> &'static str {
         match self {
             BackendChoice::Flex => "flex",
             BackendChoice::Wgpu => "wgpu",
+            BackendChoice::Cpu => "cpu",
+            BackendChoice::Cuda => "cuda",
         }
     }
 
+    /// The backend named `name` (any case).
     pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL
+        Self::NAMED
             .into_iter()
             .find(|b| b.name().eq_ignore_ascii_case(name))
     }
@@ -37,6 +54,8 @@ impl BackendChoice {
                 adapter: "this CPU (Flex)".into(),
             }),
             BackendChoice::Wgpu => open_wgpu(),
+            BackendChoice::Cpu => open_cpu(),
+            BackendChoice::Cuda => open_cuda(),
         }
     }
 }
@@ -89,9 +108,44 @@ fn open_wgpu() -> Result<Opened, String> {
 
 #[cfg(not(feature = "wgpu"))]
 fn open_wgpu() -> Result<Opened, String> {
-    Err(
-        "this binary was built without the feature `wgpu` (`cargo xtask bench --backend wgpu` \
-         builds it with it)"
-            .into(),
+    Err(not_built("wgpu"))
+}
+
+#[cfg(feature = "cpu")]
+fn open_cpu() -> Result<Opened, String> {
+    let device = Device::try_cpu().map_err(|err| err.to_string())?;
+    Ok(Opened {
+        device,
+        on_cpu: true,
+        adapter: "this CPU (CubeCL's CPU runtime, LLVM JIT)".into(),
+    })
+}
+
+#[cfg(not(feature = "cpu"))]
+fn open_cpu() -> Result<Opened, String> {
+    Err(not_built("cpu"))
+}
+
+#[cfg(feature = "cuda")]
+fn open_cuda() -> Result<Opened, String> {
+    let device = Device::try_cuda(0).map_err(|err| format!("no CUDA GPU 0: {err}"))?;
+    Ok(Opened {
+        device,
+        on_cpu: false,
+        adapter: "CUDA GPU 0".into(),
+    })
+}
+
+#[cfg(not(feature = "cuda"))]
+fn open_cuda() -> Result<Opened, String> {
+    Err(not_built("cuda"))
+}
+
+/// Why a backend of a feature this binary lacks cannot run.
+#[allow(dead_code)] // unused in a build with every feature
+fn not_built(feature: &str) -> String {
+    format!(
+        "this binary was built without the feature `{feature}` (`cargo xtask bench --backend \
+         {feature}` builds it with it)"
     )
 }

@@ -1,15 +1,17 @@
-//! The command line: `burn-bench [--backend flex|wgpu|all] [--workload W1,W2,...] ...`.
+//! The command line: `burn-bench [--backend flex|wgpu|cpu|cuda|all] [--workload W1,W2,...] ...`.
 
 use crate::backends::BackendChoice;
 use crate::workloads::{self, Workload};
 use std::path::PathBuf;
 
 pub const USAGE: &str = "\
-usage: cargo xtask bench [options]     (or: cargo run --release -p burn-bench [--features wgpu] -- [options])
+usage: cargo xtask bench [options]     (or: cargo run --release -p burn-bench [--features wgpu,cpu,cuda] -- [options])
 
 options:
-  --backend B        flex, wgpu or all (default all; a comma list works too). `wgpu` needs the
-                     binary built with the feature `wgpu`, which `cargo xtask bench` does for it.
+  --backend B        flex, wgpu, cpu (Cube on CubeCL's CPU runtime), cuda, or all (flex and wgpu,
+                     the default); a comma list works too, e.g. flex,cpu. Each but flex needs the
+                     binary built with the feature of its name, which `cargo xtask bench` does
+                     for the backends asked for (after `cargo xtask llvm` for cpu and cuda).
   --workload LIST    comma-separated workload ids, e.g. W1,W2 (default: every workload)
   --runs N           timed runs per configuration (default 10; at least 3)
   --rounds N         measure every configuration in N rounds, interleaved with the others
@@ -93,7 +95,9 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
                 return Ok(Command::Compare(first.into(), second.into()));
             }
             "--no-limits" => options.limits = false,
-            "--backend" => options.backends = parse_backends(&value("flex, wgpu or all")?)?,
+            "--backend" => {
+                options.backends = parse_backends(&value("flex, wgpu, cpu, cuda or all")?)?
+            }
             "--workload" => options.workloads = parse_workloads(&value("a list such as W1,W2")?)?,
             "--runs" => {
                 let runs = value("a number")?;
@@ -127,6 +131,9 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
     Ok(Command::Run(options))
 }
 
+/// What `--backend` takes, for its errors.
+const EXPECTED_BACKENDS: &str = "expected flex, wgpu, cpu, cuda or all";
+
 fn parse_backends(list: &str) -> Result<Vec<BackendChoice>, String> {
     let mut chosen = Vec::new();
     for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
@@ -135,7 +142,7 @@ fn parse_backends(list: &str) -> Result<Vec<BackendChoice>, String> {
         } else {
             vec![
                 BackendChoice::from_name(name)
-                    .ok_or_else(|| format!("--backend {name}: expected flex, wgpu or all"))?,
+                    .ok_or_else(|| format!("--backend {name}: {EXPECTED_BACKENDS}"))?,
             ]
         };
         for backend in more {
@@ -145,7 +152,7 @@ fn parse_backends(list: &str) -> Result<Vec<BackendChoice>, String> {
         }
     }
     if chosen.is_empty() {
-        return Err("--backend: expected flex, wgpu or all".into());
+        return Err(format!("--backend: {EXPECTED_BACKENDS}"));
     }
     Ok(chosen)
 }
@@ -202,11 +209,20 @@ mod tests {
         assert_eq!(options.runs, 5);
         assert!(!options.live_peers);
         assert!(run(&["--live-peers"]).unwrap().live_peers);
+        let options = run(&["--backend", "flex,CPU,all"]).unwrap();
+        assert_eq!(
+            options.backends,
+            vec![BackendChoice::Flex, BackendChoice::Cpu, BackendChoice::Wgpu]
+        );
+        assert_eq!(
+            run(&["--backend=cuda"]).unwrap().backends,
+            vec![BackendChoice::Cuda]
+        );
     }
 
     #[test]
     fn rejects_what_it_does_not_know() {
-        assert!(run(&["--backend", "cuda"]).is_err());
+        assert!(run(&["--backend", "rocm"]).is_err());
         assert!(run(&["--workload", "W9"]).is_err());
         assert!(run(&["--runs", "2"]).is_err());
         assert!(run(&["--rounds", "0"]).is_err());
