@@ -14,9 +14,13 @@ use cubek::std::InputBinding;
 /// - On CubeCL's CPU runtime, cubek's register-blocked CPU routine (`CpuGemm`: a leaf sized to
 ///   the vector registers, one plane per core). The automatic choice there is the unit-level
 ///   GPU kernel, which ran the digits MLP's 64×128 products at 0.2–1.4 s each.
-/// - On software WGPU adapters (lavapipe, llvmpipe, WARP) the naive kernel: the tiled unit
-///   kernels cubek falls back to without tensor cores crash Mesa 22.3's lavapipe shader compiler
-///   (a segmentation fault while creating the pipeline).
+/// - On software WGPU adapters (lavapipe, llvmpipe, WARP) the naive kernel, which uses no
+///   shared memory: cubecl 0.11.3's SPIR-V declares each shared-memory array as a workgroup
+///   variable of pointer-to-pointer type (`lower_shared_implicit` in cubecl-spirv appears to
+///   pass the pointer type where the array type belongs), which is invalid SPIR-V (`spirv-as`
+///   refuses the access chains into it); Mesa 22.3's lavapipe segfaults compiling it, other
+///   drivers may accept it. The tiled unit kernels cubek otherwise picks stage through shared
+///   memory.
 fn strategies_for(tensor: &CubeTensor) -> Vec<Strategy> {
     #[cfg(feature = "cpu")]
     if tensor.device.runtime() == RuntimeId::Cpu {
