@@ -55,7 +55,7 @@ pub fn dtype_usage(client: &Client, dtype: DType) -> DTypeUsage {
     if matches!(dtype, DType::Bool(BoolStore::Native)) {
         return DTypeUsage::none();
     }
-    if dtype == DType::BF16 && client.name() == "cpu" {
+    if dtype == DType::BF16 && crate::launch::is_cpu_runtime(client) {
         // CubeCL 0.11.3's CPU runtime registers bf16, but its kernels give wrong values for it
         // (every f32 -> bf16 cast and every bf16 sum of the conformance suite): unsupported
         // here, so that bf16 is refused with a clear message instead of computed wrongly.

@@ -24,17 +24,23 @@ static LAUNCHES: AtomicU64 = AtomicU64::new(0);
 /// per epoch on 2 cores) than with every launch awaited (0.28 s). Waiting here keeps every task
 /// a worker receives ready to run, while the host still prepares the next launch during the
 /// current one.
-pub(crate) fn record_launch(client: &Client) {
+pub(crate) fn before_launch(client: &Client) {
     LAUNCHES.fetch_add(1, Ordering::Relaxed);
-    if client.name() == "cpu" {
+    if is_cpu_runtime(client) {
         // A failed launch reports itself on the buffers it did not write, when they are read;
         // the flush has nothing of its own to report.
         let _ = client.flush();
     }
 }
 
+/// Whether `client` is CubeCL's CPU runtime (the name cubecl-cpu gives its clients), for the
+/// decisions only a client is at hand for; with a device, ask `device.runtime()`.
+pub(crate) fn is_cpu_runtime(client: &Client) -> bool {
+    client.name() == "cpu"
+}
+
 /// The number of kernel launches this process has made through burn-cubecl, on every device
-/// and thread (see `record_launch` for what counts). Meant for benchmarks and tests that show
+/// and thread (see `before_launch` for what counts). Meant for benchmarks and tests that show
 /// how many kernels a computation takes: read it before and after, and take the difference
 /// (other threads launching at the same time are counted too).
 pub fn launch_count() -> u64 {

@@ -242,7 +242,7 @@ pub fn binary(op: BinaryOp, lhs: CubeTensor, rhs: CubeTensor) -> CubeTensor {
     let lhs_view = lhs.into_linear_view_broadcast(&out_shape);
     let rhs_view = rhs.into_linear_view_broadcast(&out_shape);
     if float {
-        crate::launch::record_launch(&client);
+        crate::launch::before_launch(&client);
         binary_float_kernel::launch(
             &client,
             cube_count,
@@ -256,7 +256,7 @@ pub fn binary(op: BinaryOp, lhs: CubeTensor, rhs: CubeTensor) -> CubeTensor {
             [elem, compute],
         );
     } else {
-        crate::launch::record_launch(&client);
+        crate::launch::before_launch(&client);
         binary_numeric_kernel::launch(
             &client, cube_count, cube_dim, addresses, vector, lhs_view, rhs_view, out_view, op,
             elem,
@@ -293,7 +293,7 @@ pub fn binary_scalar(op: BinaryOp, lhs: CubeTensor, rhs: Scalar) -> CubeTensor {
         // The scalar is given in the compute dtype, so an f16 tensor sees the exact f32 value.
         let compute = compute_dtype(&lhs, op.is_transcendental());
         let scalar = scalar_arg(rhs, compute);
-        crate::launch::record_launch(&client);
+        crate::launch::before_launch(&client);
         binary_scalar_float_kernel::launch(
             &client,
             cube_count,
@@ -308,7 +308,7 @@ pub fn binary_scalar(op: BinaryOp, lhs: CubeTensor, rhs: Scalar) -> CubeTensor {
         );
     } else {
         let scalar = scalar_arg(rhs, dtype);
-        crate::launch::record_launch(&client);
+        crate::launch::before_launch(&client);
         binary_scalar_numeric_kernel::launch(
             &client,
             cube_count,

@@ -275,7 +275,7 @@ fn launch_binary(op: IntOp, name: &str, lhs: CubeTensor, rhs: CubeTensor) -> Cub
     }
     let client = lhs.client.clone();
     let plan = plan_elementwise(&[&lhs, &rhs], &out_shape, dtype);
-    crate::launch::record_launch(&client);
+    crate::launch::before_launch(&client);
     int_binary_kernel::launch(
         &client,
         plan.cube_count,
@@ -303,7 +303,7 @@ fn launch_scalar(op: IntOp, name: &str, lhs: CubeTensor, rhs: Scalar) -> CubeTen
     let shape = lhs.shape.clone();
     let client = lhs.client.clone();
     let plan = plan_elementwise(&[&lhs], &shape, dtype);
-    crate::launch::record_launch(&client);
+    crate::launch::before_launch(&client);
     int_scalar_kernel::launch(
         &client,
         plan.cube_count,
@@ -331,7 +331,7 @@ fn launch_unary(op: IntUnaryOp, name: &str, input: CubeTensor) -> CubeTensor {
     let shape = input.shape.clone();
     let client = input.client.clone();
     let plan = plan_elementwise(&[&input], &shape, dtype);
-    crate::launch::record_launch(&client);
+    crate::launch::before_launch(&client);
     int_unary_kernel::launch(
         &client,
         plan.cube_count,

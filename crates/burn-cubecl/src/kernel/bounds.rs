@@ -88,7 +88,7 @@ pub(crate) fn validate(op: &str, indices: &CubeTensor, size: usize, dim: usize) 
     let (cube_count, cube_dim) = elementwise_geometry(&client, count);
     // SAFETY: the flag buffer belongs to `client` and holds one u32.
     let flag_arg = unsafe { BufferArg::from_raw_parts(flag.clone(), 1) };
-    crate::launch::record_launch(&client);
+    crate::launch::before_launch(&client);
     bounds_kernel::launch(
         &client,
         cube_count,

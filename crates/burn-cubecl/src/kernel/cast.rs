@@ -53,7 +53,7 @@ pub fn cast(input: CubeTensor, dtype: DType) -> CubeTensor {
     let (cube_count, cube_dim) = elementwise_geometry(&client, count / vector);
     let to_bool = dtype.is_bool() && !input.dtype.is_bool();
     let dtypes = [elem_type(input.dtype), elem_type(dtype)];
-    crate::launch::record_launch(&client);
+    crate::launch::before_launch(&client);
     cast_kernel::launch(
         &client,
         cube_count,

@@ -115,7 +115,7 @@ pub fn compare(op: CompareOp, lhs: CubeTensor, rhs: CubeTensor, out_dtype: DType
     let addresses = address_type(&[&lhs, &rhs, &output]);
     let (cube_count, cube_dim) = elementwise_geometry(&client, count / vector);
     let dtypes = [elem_type(lhs.dtype), elem_type(out_dtype)];
-    crate::launch::record_launch(&client);
+    crate::launch::before_launch(&client);
     compare_kernel::launch(
         &client,
         cube_count,
@@ -148,7 +148,7 @@ pub fn compare_scalar(op: CompareOp, lhs: CubeTensor, rhs: Scalar, out_dtype: DT
     let (cube_count, cube_dim) = elementwise_geometry(&client, count / vector);
     let dtypes = [elem_type(lhs.dtype), elem_type(out_dtype)];
     let scalar = scalar_arg(rhs, lhs.dtype);
-    crate::launch::record_launch(&client);
+    crate::launch::before_launch(&client);
     compare_scalar_kernel::launch(
         &client,
         cube_count,

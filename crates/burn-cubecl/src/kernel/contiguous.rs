@@ -69,7 +69,7 @@ pub(crate) fn copy_strided(input: &CubeTensor, offset: usize) -> CubeTensor {
             BufferArg::from_raw_parts(output.handle.clone(), count),
         )
     };
-    crate::launch::record_launch(&client);
+    crate::launch::before_launch(&client);
     strided_copy_kernel::launch(
         &client,
         cube_count,

@@ -169,7 +169,7 @@ macro_rules! launch_conv {
             let (cube_count, cube_dim) = elementwise_geometry(&client, count);
             let addresses = address_type(&[&x, &weight, &output]);
             let dtypes = float_dtypes(&x);
-            crate::launch::record_launch(&client);
+            crate::launch::before_launch(&client);
             $kernel::launch(
                 &client,
                 cube_count,

@@ -53,7 +53,7 @@ pub(crate) fn fill(output: CubeTensor, value: Scalar) -> CubeTensor {
     let client = output.client.clone();
     let vector = vector_size(&client, &output.shape, &[&output], dtype.size());
     let (cube_count, cube_dim) = elementwise_geometry(&client, count / vector);
-    crate::launch::record_launch(&client);
+    crate::launch::before_launch(&client);
     fill_kernel::launch(
         &client,
         cube_count,
@@ -104,7 +104,7 @@ pub fn arange(range: Range<i64>, step: usize, dtype: DType, device: &CubeDevice)
     let (cube_count, cube_dim) = elementwise_geometry(&client, count);
     // SAFETY: the buffer was allocated for `count` elements of `dtype`.
     let buffer = unsafe { BufferArg::from_raw_parts(output.handle.clone(), count) };
-    crate::launch::record_launch(&client);
+    crate::launch::before_launch(&client);
     arange_kernel::launch(
         &client,
         cube_count,

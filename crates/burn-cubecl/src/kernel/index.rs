@@ -195,7 +195,7 @@ fn gather_with(dim: usize, tensor: CubeTensor, indices: IndexView) -> CubeTensor
     let client = tensor.client.clone();
     let index_dtype = indices.tensor.dtype;
     let (cube_count, cube_dim) = elementwise_geometry(&client, units);
-    crate::launch::record_launch(&client);
+    crate::launch::before_launch(&client);
     gather_kernel::launch(
         &client,
         cube_count,

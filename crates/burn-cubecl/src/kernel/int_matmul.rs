@@ -96,7 +96,7 @@ pub fn int_matmul(lhs: CubeTensor, rhs: CubeTensor) -> CubeTensor {
     }
     let client = direct.lhs.client.clone();
     let (cube_count, cube_dim) = elementwise_geometry(&client, count);
-    crate::launch::record_launch(&client);
+    crate::launch::before_launch(&client);
     int_matmul_kernel::launch(
         &client,
         cube_count,

@@ -255,7 +255,7 @@ macro_rules! launch_interpolate {
             let (cube_count, cube_dim) = elementwise_geometry(&client, count);
             let addresses = address_type(&[&input, &output]);
             let dtypes = float_dtypes(&input);
-            crate::launch::record_launch(&client);
+            crate::launch::before_launch(&client);
             $kernel::launch(
                 &client,
                 cube_count,

@@ -117,7 +117,7 @@ pub fn mask_where(tensor: CubeTensor, mask: CubeTensor, value: CubeTensor) -> Cu
         None => output.clone().into_linear_view(),
     };
     let dtypes = [elem_type(tensor.dtype), elem_type(mask.dtype)];
-    crate::launch::record_launch(&client);
+    crate::launch::before_launch(&client);
     mask_where_kernel::launch(
         &client,
         cube_count,
@@ -164,7 +164,7 @@ pub fn mask_fill(tensor: CubeTensor, mask: CubeTensor, value: Scalar) -> CubeTen
     };
     let dtypes = [elem_type(tensor.dtype), elem_type(mask.dtype)];
     let value = scalar_arg(value, tensor.dtype);
-    crate::launch::record_launch(&client);
+    crate::launch::before_launch(&client);
     mask_fill_kernel::launch(
         &client,
         cube_count,

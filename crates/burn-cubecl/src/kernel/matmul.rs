@@ -9,7 +9,8 @@ use cubek::matmul::launch::launch_ref;
 use cubek::matmul::strategy::Strategy;
 use cubek::std::InputBinding;
 
-/// cubek's automatic choice, except where the device says it would be a poor or failing one:
+/// The strategy to launch, and the one to try if it refuses the problem: cubek's automatic
+/// choice, except where the device says it would be a poor or failing one:
 ///
 /// - On CubeCL's CPU runtime, cubek's register-blocked CPU routine (`CpuGemm`: a leaf sized to
 ///   the vector registers, one plane per core). The automatic choice there is the unit-level
@@ -21,21 +22,20 @@ use cubek::std::InputBinding;
 ///   refuses the access chains into it); Mesa 22.3's lavapipe segfaults compiling it, other
 ///   drivers may accept it. The tiled unit kernels cubek otherwise picks stage through shared
 ///   memory.
-fn strategies_for(tensor: &CubeTensor) -> Vec<Strategy> {
+fn strategies_for(tensor: &CubeTensor) -> (Strategy, Option<Strategy>) {
     #[cfg(feature = "cpu")]
     if tensor.device.runtime() == RuntimeId::Cpu {
         let cpu_gemm = cubek::matmul::tiled::Strategy::CpuGemm(Default::default());
         // CpuGemm refuses operands contiguous in neither matrix axis; cubek's choice takes them.
-        return vec![Strategy::Tiled(cpu_gemm), Strategy::default()];
+        return (Strategy::Tiled(cpu_gemm), Some(Strategy::default()));
     }
     let software = tensor.device.runtime() == RuntimeId::Wgpu
         && tensor.client.properties().identity.physical.is_none();
     if software {
-        vec![Strategy::MultiLevel(
-            cubek::matmul::multi_level::Strategy::Naive,
-        )]
+        let naive = cubek::matmul::multi_level::Strategy::Naive;
+        (Strategy::MultiLevel(naive), None)
     } else {
-        vec![Strategy::default()]
+        (Strategy::default(), None)
     }
 }
 
@@ -76,9 +76,10 @@ pub fn matmul(lhs: CubeTensor, rhs: CubeTensor) -> Result<CubeTensor, ExecutionE
         rhs: elem,
         out: elem,
     };
-    crate::launch::record_launch(&client);
+    crate::launch::before_launch(&client);
+    let (first, fallback) = strategies_for(&lhs);
     let mut refusals = Vec::new();
-    for strategy in strategies_for(&lhs) {
+    for strategy in std::iter::once(first).chain(fallback) {
         // A refusing strategy may have adjusted the element types it was given.
         let mut dtypes = MatmulElems::from_globals(&globals);
         let launched = launch_ref(

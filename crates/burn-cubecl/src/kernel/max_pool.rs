@@ -177,7 +177,7 @@ pub fn max_pool2d_with_indices(
         let addresses = address_type(&[&x, &output, &indices]);
         let dtypes = [elem_type(x.dtype), elem_type(index_dtype)];
         let neg_infinity = scalar_arg(Scalar::Float(f64::NEG_INFINITY), x.dtype);
-        crate::launch::record_launch(&client);
+        crate::launch::before_launch(&client);
         max_pool2d_kernel::launch(
             &client,
             cube_count,
@@ -237,7 +237,7 @@ pub fn max_pool2d_with_indices_backward(
     let rows = output_like(&x, [n, c, oh, 2], DType::U32);
     if rows.num_elements() > 0 {
         let (cube_count, cube_dim) = elementwise_geometry(&client, n * c * oh);
-        crate::launch::record_launch(&client);
+        crate::launch::before_launch(&client);
         index_rows_kernel::launch(
             &client,
             cube_count,
@@ -253,7 +253,7 @@ pub fn max_pool2d_with_indices_backward(
     }
     let (cube_count, cube_dim) = elementwise_geometry(&client, count);
     let [float, accumulate] = float_dtypes(&x);
-    crate::launch::record_launch(&client);
+    crate::launch::before_launch(&client);
     max_pool2d_backward_kernel::launch(
         &client,
         cube_count,

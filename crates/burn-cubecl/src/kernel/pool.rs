@@ -212,7 +212,7 @@ macro_rules! launch_over {
             let (cube_count, cube_dim) = elementwise_geometry(&client, count);
             let addresses = address_type(&[&input, &output]);
             let dtypes = float_dtypes(&input);
-            crate::launch::record_launch(&client);
+            crate::launch::before_launch(&client);
             $kernel::launch(
                 &client,
                 cube_count,

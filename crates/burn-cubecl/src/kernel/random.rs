@@ -37,7 +37,7 @@ pub fn random(
     let elem = elem_type(dtype);
     let binding = output.clone().binding();
     // One cubek launch per call (a seed only sets cubek's generator state).
-    crate::launch::record_launch(&client);
+    crate::launch::before_launch(&client);
     let launch = move || match distribution {
         Distribution::Default => cubek::random::random_uniform(&client, 0.0, 1.0, binding, elem),
         Distribution::Uniform(low, high) => {

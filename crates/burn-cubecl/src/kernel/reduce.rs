@@ -173,7 +173,7 @@ pub(crate) fn launch_pass(
             BufferArg::from_raw_parts(output.handle.clone(), count),
         )
     };
-    crate::launch::record_launch(&client);
+    crate::launch::before_launch(&client);
     reduce_kernel::launch(
         &client,
         cube_count,

@@ -204,7 +204,7 @@ pub fn scan(op: ScanOp, tensor: CubeTensor, dim: usize) -> CubeTensor {
     let (cube_count, cube_dim) = elementwise_geometry(&client, lines);
     let dtypes = [elem_type(dtype), elem_type(compute_dtype(&tensor, false))];
     if dtype.is_float() {
-        crate::launch::record_launch(&client);
+        crate::launch::before_launch(&client);
         scan_float_kernel::launch(
             &client,
             cube_count,
@@ -223,7 +223,7 @@ pub fn scan(op: ScanOp, tensor: CubeTensor, dim: usize) -> CubeTensor {
             dtypes,
         );
     } else {
-        crate::launch::record_launch(&client);
+        crate::launch::before_launch(&client);
         scan_kernel::launch(
             &client,
             cube_count,

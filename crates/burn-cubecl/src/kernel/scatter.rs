@@ -141,7 +141,7 @@ fn scatter_with(
     let client = output.client.clone();
     let index_dtype = indices.tensor.dtype;
     let (cube_count, cube_dim) = elementwise_geometry(&client, units);
-    crate::launch::record_launch(&client);
+    crate::launch::before_launch(&client);
     scatter_kernel::launch(
         &client,
         cube_count,

@@ -167,7 +167,7 @@ fn copy_view(input: &CubeTensor, from: &SignedView, output: &CubeTensor, to: &Si
     let units = from.num_elements();
     let client = input.client.clone();
     let (cube_count, cube_dim) = elementwise_geometry(&client, units);
-    crate::launch::record_launch(&client);
+    crate::launch::before_launch(&client);
     view_copy_kernel::launch(
         &client,
         cube_count,

@@ -108,7 +108,7 @@ fn sort_impl(
     let element = elem_type(dtype);
 
     let (cube_count, cube_dim) = elementwise_geometry(&client, slots);
-    crate::launch::record_launch(&client);
+    crate::launch::before_launch(&client);
     init_kernel::launch(
         &client,
         cube_count,
@@ -132,7 +132,7 @@ fn sort_impl(
     let sort_chunks = |k_first: usize, k_last: usize| {
         let chunks = slots / chunk;
         let (cube_count, cube_dim) = elementwise_geometry(&client, chunks);
-        crate::launch::record_launch(&client);
+        crate::launch::before_launch(&client);
         chunk_kernel::launch(
             &client,
             cube_count,
@@ -159,7 +159,7 @@ fn sort_impl(
             let stages = ((j / chunk).trailing_zeros() as usize + 1).min(MAX_FUSED);
             let groups = slots >> stages;
             let (cube_count, cube_dim) = elementwise_geometry(&client, groups);
-            crate::launch::record_launch(&client);
+            crate::launch::before_launch(&client);
             merge_kernel::launch(
                 &client,
                 cube_count,
@@ -195,7 +195,7 @@ fn sort_impl(
     let out_strides: Vec<usize> = others.iter().map(|&d| contiguous[d]).collect();
     let out_stride = contiguous[dim];
     let (cube_count, cube_dim) = elementwise_geometry(&client, count);
-    crate::launch::record_launch(&client);
+    crate::launch::before_launch(&client);
     finish_kernel::launch(
         &client,
         cube_count,

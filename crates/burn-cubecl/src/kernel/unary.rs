@@ -215,7 +215,7 @@ pub fn unary(op: UnaryOp, input: CubeTensor) -> CubeTensor {
     ];
     let shape = input.shape.clone();
     let plan = plan_elementwise(&[&input], &shape, dtype);
-    crate::launch::record_launch(&client);
+    crate::launch::before_launch(&client);
     unary_kernel::launch(
         &client,
         plan.cube_count,

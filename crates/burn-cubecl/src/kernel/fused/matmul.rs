@@ -16,7 +16,7 @@ use super::reduce::{FusedEpilogue, epilogue_step, output_views, scalar_args, vie
 use super::{FusedProgram, float_compute, supported};
 use crate::dtype::{bool_dtype, elem_type};
 use crate::kernel::int_matmul::{DirectProduct, product_starts, whole_buffer};
-use crate::launch::{address_type, elementwise_geometry, record_launch, vector_size};
+use crate::launch::{address_type, before_launch, elementwise_geometry, vector_size};
 use crate::{CubeDevice, CubeTensor, RuntimeId};
 use burn_backend::{DType, Shape};
 use cubecl::prelude::*;
@@ -211,7 +211,7 @@ pub fn launch_fused_matmul(
     let (cube_count, cube_dim) = elementwise_geometry(&client, units);
     let int = checked.int.unwrap_or(DType::I32);
     let boolean = checked.bool.unwrap_or_else(|| bool_dtype(&client));
-    record_launch(&client);
+    before_launch(&client);
     fused_matmul_kernel::launch(
         &client,
         cube_count,

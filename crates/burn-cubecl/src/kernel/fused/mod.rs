@@ -39,7 +39,7 @@ use self::kernel::fused_kernel;
 use self::program::{Checked, Kind};
 use super::scalar::scalar_arg;
 use crate::dtype::{bool_dtype, dtype_usage, elem_type};
-use crate::launch::{address_type, elementwise_geometry, record_launch, vector_size};
+use crate::launch::{address_type, before_launch, elementwise_geometry, vector_size};
 use crate::{CubeDevice, CubeTensor, RuntimeId};
 use burn_backend::{DType, Scalar, Shape};
 use cubecl::client::Client;
@@ -218,7 +218,7 @@ pub fn launch_fused(
         elem_type(int),
         elem_type(boolean),
     ];
-    record_launch(&client);
+    before_launch(&client);
     fused_kernel::launch(
         &client,
         cube_count,

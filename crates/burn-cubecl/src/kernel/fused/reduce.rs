@@ -11,7 +11,7 @@ use crate::dtype::{bool_dtype, elem_type};
 use crate::kernel::ReduceOp;
 use crate::kernel::reduce::{FEW_OUTPUTS, PART_LEN, accumulator, launch_pass};
 use crate::kernel::scalar::scalar_arg;
-use crate::launch::{address_type, elementwise_geometry, record_launch};
+use crate::launch::{address_type, before_launch, elementwise_geometry};
 use crate::{CubeDevice, CubeTensor};
 use burn_backend::{DType, Scalar, Shape};
 use cubecl::prelude::*;
@@ -454,7 +454,7 @@ pub fn launch_fused_reduce(
     // the kernel is launched in checked mode.
     let partial_arg = unsafe { BufferArg::from_raw_parts(partial.handle.clone(), partial_len) };
     let first_pass_op = if parts == 1 { op } else { op.combining() };
-    record_launch(&client);
+    before_launch(&client);
     fused_reduce_kernel::launch(
         &client,
         cube_count,
