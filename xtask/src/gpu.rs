@@ -239,24 +239,10 @@ struct DryRun {
     succeeds: bool,
 }
 
-/// `cargo ARGS --message-format=json-render-diagnostics`: the executables it built, by target
-/// name.
+/// `cargo ARGS`: the executables it built, by target name.
 fn built_executables(args: &[&str]) -> Result<Vec<(String, PathBuf)>, String> {
-    let mut all = args.to_vec();
-    all.push("--message-format=json-render-diagnostics");
-    let line = format!("cargo {}", all.join(" "));
-    eprintln!("==> {line}");
-    let output = Command::new(env!("CARGO"))
-        .args(&all)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .output()
-        .map_err(|e| format!("cannot start `{line}`: {e}"))?;
-    if !output.status.success() {
-        return Err(format!("`{line}` failed ({})", output.status));
-    }
     let mut executables = Vec::new();
-    for text in String::from_utf8_lossy(&output.stdout).lines() {
+    for text in crate::cargo_messages(args)?.lines() {
         let Ok(message) = serde_json::from_str::<serde_json::Value>(text) else {
             continue;
         };

@@ -72,6 +72,27 @@ fn cargo_with_env(
     run_with_limit(command, &line, timeout)
 }
 
+/// Runs `cargo ARGS --message-format=json-render-diagnostics` (diagnostics on stderr, printed
+/// with its time) and returns its JSON messages (stdout), failing when cargo does.
+fn cargo_messages(args: &[&str]) -> Result<String, String> {
+    let mut all = args.to_vec();
+    all.push("--message-format=json-render-diagnostics");
+    let line = format!("cargo {}", all.join(" "));
+    eprintln!("==> {line}");
+    let start = Instant::now();
+    let output = Command::new(env!("CARGO"))
+        .args(&all)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .map_err(|e| format!("cannot start `{line}`: {e}"))?;
+    eprintln!("    ({:.1}s)", start.elapsed().as_secs_f64());
+    if !output.status.success() {
+        return Err(format!("`{line}` failed ({})", output.status));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
 /// Runs `command` (printed as `line`), killing it once it has run past `timeout`.
 fn run_with_limit(
     mut command: Command,

@@ -9,7 +9,7 @@
 //! loudly instead of stalling.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 use crate::{cargo_with_env, run_with_limit};
@@ -337,24 +337,10 @@ struct TestBinary {
 fn build(group: &Group) -> Result<Vec<TestBinary>, String> {
     let mut args: Vec<&str> = vec!["test"];
     args.extend(group.selection);
-    args.extend(["--no-run", "--message-format=json-render-diagnostics"]);
-    let line = format!("cargo {}", args.join(" "));
-    eprintln!("==> {line}");
-    let start = std::time::Instant::now();
-    let output = Command::new(env!("CARGO"))
-        .args(&args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .output()
-        .map_err(|e| format!("cannot start `{line}`: {e}"))?;
-    eprintln!("    ({:.1}s)", start.elapsed().as_secs_f64());
-    if !output.status.success() {
-        return Err(format!("`{line}` failed ({})", output.status));
-    }
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let binaries = test_binaries(&stdout)?;
+    args.push("--no-run");
+    let binaries = test_binaries(&crate::cargo_messages(&args)?)?;
     if binaries.is_empty() {
-        return Err(format!("`{line}` built no test binary"));
+        return Err(format!("`cargo {}` built no test binary", args.join(" ")));
     }
     Ok(binaries)
 }
