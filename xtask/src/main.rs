@@ -19,10 +19,13 @@
 //!   W2 launches and time with and without fusion, the plan-cache hit rate of a training step).
 //! - `llvm`:  installs the LLVM SDK that CubeCL's `cpu`, `cuda` and `rocm` runtimes build
 //!   against (`llvm.rs`); the tasks that build those features run it first.
+//! - `api`:   the public API against Burn 0.23.0-pre.1's, per facade module, and Burn's doc
+//!   examples compiled and run against our crates (`api/`, `xtask/README.md`).
 //! - `gpu`:   builds the CUDA check's bundle (`gpu.rs`: the suite, the bench and digits with
 //!   `cuda`, stripped and packed under 64 MiB with `scripts/gpu/run.sh`) for a machine with an
 //!   NVIDIA GPU and no Rust, and dry-runs it here.
 
+mod api;
 mod gpu;
 mod llvm;
 mod llvm_rocm;
@@ -40,8 +43,9 @@ fn main() -> ExitCode {
         "bench" => bench(&std::env::args().skip(2).collect::<Vec<_>>()),
         "llvm" => llvm::install(),
         "gpu" => gpu::run(),
+        "api" => api::run(&std::env::args().skip(2).collect::<Vec<_>>()),
         _ => {
-            eprintln!("usage: cargo xtask <check|test|ci|llvm|gpu|bench [options]>");
+            eprintln!("usage: cargo xtask <check|test|ci|llvm|gpu|api|bench [options]>");
             return ExitCode::from(2);
         }
     };
