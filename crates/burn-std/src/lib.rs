@@ -9,6 +9,7 @@ mod distribution;
 mod dtype;
 mod element;
 mod error;
+pub mod indexing;
 mod options;
 pub mod quantization;
 mod scalar;
@@ -23,6 +24,7 @@ pub use dtype::{BoolStore, DType, FloatDType, IntDType};
 pub use element::{Element, ElementConversion};
 pub use error::ExecutionError;
 pub use half::{bf16, f16};
+pub use indexing::{AsIndex, AsSize};
 pub use options::*;
 pub use quantization::{
     BlockSize, Calibration, QuantConfig, QuantMode, QuantPropagation, QuantScheme, QuantStore,

@@ -1,5 +1,6 @@
 //! Activation functions, as in `torch.nn.functional`.
 
+use crate::AsIndex;
 use crate::Tensor;
 use burn_backend::ops::ActivationOps;
 use burn_dispatch::Dispatch;
@@ -134,24 +135,28 @@ pub fn hard_swish<const D: usize>(tensor: Tensor<D>) -> Tensor<D> {
 
 /// Softmax along `dim`: `e^(x - max) / Σ e^(x - max)`. Backends may compute it in one pass
 /// per line (Flex does); its gradient is `s · (g - Σ g·s)`.
-pub fn softmax<const D: usize>(tensor: Tensor<D>, dim: usize) -> Tensor<D> {
+pub fn softmax<const D: usize>(tensor: Tensor<D>, dim: impl AsIndex) -> Tensor<D> {
+    let dim = crate::tensor::check::dim("softmax", dim, D);
     check_dim::<D>("softmax", dim);
     Tensor::from_primitive(Dispatch::softmax(tensor.into_primitive(), dim))
 }
 
 /// Log-softmax along `dim`: `x - max - ln Σ e^(x - max)`; its gradient is `g - e^y · Σ g`.
-pub fn log_softmax<const D: usize>(tensor: Tensor<D>, dim: usize) -> Tensor<D> {
+pub fn log_softmax<const D: usize>(tensor: Tensor<D>, dim: impl AsIndex) -> Tensor<D> {
+    let dim = crate::tensor::check::dim("log_softmax", dim, D);
     check_dim::<D>("log_softmax", dim);
     Tensor::from_primitive(Dispatch::log_softmax(tensor.into_primitive(), dim))
 }
 
 /// Softmin along `dim`: `softmax(-x)`.
-pub fn softmin<const D: usize>(tensor: Tensor<D>, dim: usize) -> Tensor<D> {
+pub fn softmin<const D: usize>(tensor: Tensor<D>, dim: impl AsIndex) -> Tensor<D> {
+    let dim = crate::tensor::check::dim("softmin", dim, D);
     softmax(tensor.neg(), dim)
 }
 
 /// Gated linear unit along `dim`: the first half times the sigmoid of the second.
-pub fn glu<const D: usize>(tensor: Tensor<D>, dim: usize) -> Tensor<D> {
+pub fn glu<const D: usize>(tensor: Tensor<D>, dim: impl AsIndex) -> Tensor<D> {
+    let dim = crate::tensor::check::dim("glu", dim, D);
     check_dim::<D>("glu", dim);
     let size = tensor.dims()[dim];
     if !size.is_multiple_of(2) {

@@ -138,14 +138,17 @@ pub mod train {
 /// serde, for the code `#[derive(Config)]` generates.
 pub use burn_core::serde;
 pub use burn_core::{Config, Module};
+/// The tensor type, at the crate root as in Burn (`burn::Tensor`).
+pub use burn_tensor::Tensor;
 
 /// What most programs import.
 pub mod prelude {
     pub use crate::config::Config;
     pub use crate::module::{Module, Param};
+    pub use crate::nn;
     pub use crate::tensor::{
-        Bool, DType, Device, Distribution, ElementConversion, Float, Int, Shape, Tensor,
-        TensorData, s,
+        Bool, DType, Device, DeviceKind, Distribution, ElementConversion, Float, Int, Shape,
+        Tensor, TensorData, s,
     };
 }
 

@@ -20,6 +20,13 @@ pub(crate) fn dim_in_range(op: &str, dim: usize, rank: usize) {
     }
 }
 
+/// Resolves a dim given as any integer (negative counts from the end) against `rank`,
+/// panicking with the operation's name when out of range.
+#[track_caller]
+pub(crate) fn dim(op: &str, dim: impl crate::AsIndex, rank: usize) -> usize {
+    resolve_dim(op, dim.as_index(), rank)
+}
+
 /// Resolves a possibly negative dim against `rank`, panicking when out of range.
 #[track_caller]
 pub(crate) fn resolve_dim(op: &str, dim: isize, rank: usize) -> usize {

@@ -2,6 +2,7 @@
 
 use super::args::TensorCreationOptions;
 use super::check;
+use crate::AsIndex;
 use crate::{Bool, Float, Int, Tensor};
 use burn_backend::ops::FloatTensorOps;
 use burn_backend::{
@@ -171,22 +172,26 @@ impl<const D: usize> Tensor<D, Float> {
     }
 
     /// The variance along `dim` with Bessel's correction (divides by `n - 1`), kept with size 1.
-    pub fn var(self, dim: usize) -> Self {
+    pub fn var<I: AsIndex>(self, dim: I) -> Self {
+        let dim = check::dim("var", dim, D);
         self.var_with_correction(dim, 1)
     }
 
     /// The population variance along `dim` (divides by `n`), kept with size 1.
-    pub fn var_bias(self, dim: usize) -> Self {
+    pub fn var_bias<I: AsIndex>(self, dim: I) -> Self {
+        let dim = check::dim("var_bias", dim, D);
         self.var_with_correction(dim, 0)
     }
 
     /// The variance (with Bessel's correction) and the mean along `dim`.
-    pub fn var_mean(self, dim: usize) -> (Self, Self) {
+    pub fn var_mean<I: AsIndex>(self, dim: I) -> (Self, Self) {
+        let dim = check::dim("var_mean", dim, D);
         self.var_and_mean(dim, 1)
     }
 
     /// The population variance and the mean along `dim`.
-    pub fn var_mean_bias(self, dim: usize) -> (Self, Self) {
+    pub fn var_mean_bias<I: AsIndex>(self, dim: I) -> (Self, Self) {
+        let dim = check::dim("var_mean_bias", dim, D);
         self.var_and_mean(dim, 0)
     }
 
@@ -215,8 +220,8 @@ impl<const D: usize> Tensor<D, Float> {
     }
 
     /// The cross product along `dim`, which must have size 3 (broadcasting the rest).
-    pub fn cross(self, other: Self, dim: isize) -> Self {
-        let dim = check::resolve_dim("cross", dim, D);
+    pub fn cross<Dim: AsIndex>(self, other: Self, dim: Dim) -> Self {
+        let dim = check::dim("cross", dim, D);
         if self.dims()[dim] != 3 || other.dims()[dim] != 3 {
             check::fail(
                 "cross",

@@ -1,13 +1,14 @@
 //! Indexing: select, gather, scatter, masks, comparisons of any kind.
 
 use super::check;
+use crate::AsIndex;
 use crate::{BasicOps, Bool, Int, Numeric, Tensor};
 use burn_backend::{IndexingUpdateOp, Scalar, Shape};
 
 impl<const D: usize, K: BasicOps> Tensor<D, K> {
     /// The slices at `indices` along `dim` (`torch.index_select`).
-    pub fn select(self, dim: usize, indices: Tensor<1, Int>) -> Self {
-        check::dim_in_range("select", dim, D);
+    pub fn select(self, dim: impl AsIndex, indices: Tensor<1, Int>) -> Self {
+        let dim = check::dim("select", dim, D);
         check::same_device("select", &self.device(), &indices.device());
         Self::from_primitive(K::select(
             self.into_primitive(),
@@ -18,8 +19,8 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
 
     /// `out[i][j] = self[i][indices[i][j]]` along `dim` (`torch.gather`); `indices` has the
     /// rank of `self` and sizes no larger outside `dim`.
-    pub fn gather(self, dim: usize, indices: Tensor<D, Int>) -> Self {
-        check::dim_in_range("gather", dim, D);
+    pub fn gather(self, dim: impl AsIndex, indices: Tensor<D, Int>) -> Self {
+        let dim = check::dim("gather", dim, D);
         let (dims, idx) = (self.dims(), indices.dims());
         for d in (0..D).filter(|&d| d != dim) {
             if idx[d] > dims[d] {
@@ -87,8 +88,8 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
     }
 
     /// Whether any element along `dim` is non-zero, kept with size 1.
-    pub fn any_dim(self, dim: usize) -> Tensor<D, Bool> {
-        check::dim_in_range("any_dim", dim, D);
+    pub fn any_dim(self, dim: impl AsIndex) -> Tensor<D, Bool> {
+        let dim = check::dim("any_dim", dim, D);
         Tensor::from_primitive(K::any_dim(self.into_primitive(), dim))
     }
 
@@ -98,8 +99,8 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
     }
 
     /// Whether every element along `dim` is non-zero, kept with size 1.
-    pub fn all_dim(self, dim: usize) -> Tensor<D, Bool> {
-        check::dim_in_range("all_dim", dim, D);
+    pub fn all_dim(self, dim: impl AsIndex) -> Tensor<D, Bool> {
+        let dim = check::dim("all_dim", dim, D);
         Tensor::from_primitive(K::all_dim(self.into_primitive(), dim))
     }
 
@@ -139,12 +140,12 @@ impl<const D: usize, K: Numeric> Tensor<D, K> {
     /// `scatter_add`, `scatter_reduce`).
     pub fn scatter(
         self,
-        dim: usize,
+        dim: impl AsIndex,
         indices: Tensor<D, Int>,
         values: Self,
         update: IndexingUpdateOp,
     ) -> Self {
-        check::dim_in_range("scatter", dim, D);
+        let dim = check::dim("scatter", dim, D);
         check::same_shape("scatter", &indices.shape(), &values.shape());
         check::same_device("scatter", &self.device(), &indices.device());
         Self::from_primitive(K::scatter(

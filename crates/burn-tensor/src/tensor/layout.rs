@@ -2,6 +2,7 @@
 
 use super::args::{ReshapeArgs, SliceArgs};
 use super::check;
+use crate::AsIndex;
 use crate::{BasicOps, Tensor};
 use burn_backend::{DType, Scalar, Shape, Slice};
 
@@ -74,18 +75,15 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
     }
 
     /// Swaps two dims.
-    pub fn swap_dims(self, dim1: usize, dim2: usize) -> Self {
-        check::dim_in_range("swap_dims", dim1, D);
-        check::dim_in_range("swap_dims", dim2, D);
+    pub fn swap_dims<Dim1: AsIndex, Dim2: AsIndex>(self, dim1: Dim1, dim2: Dim2) -> Self {
+        let dim1 = check::dim("swap_dims", dim1, D);
+        let dim2 = check::dim("swap_dims", dim2, D);
         Self::from_primitive(K::swap_dims(self.into_primitive(), dim1, dim2))
     }
 
     /// Reorders the dims: output dim `i` is input dim `axes[i]` (negative counts from the end).
-    pub fn permute(self, axes: [isize; D]) -> Self {
-        let axes: Vec<usize> = axes
-            .iter()
-            .map(|&a| check::resolve_dim("permute", a, D))
-            .collect();
+    pub fn permute<Dim: AsIndex>(self, axes: [Dim; D]) -> Self {
+        let axes: Vec<usize> = axes.iter().map(|&a| check::dim("permute", a, D)).collect();
         let mut seen = [false; D];
         for &a in &axes {
             if seen[a] {
@@ -107,16 +105,15 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
     }
 
     /// Reverses the order of elements along each of `axes`.
-    pub fn flip<const N: usize>(self, axes: [isize; N]) -> Self {
-        let axes: Vec<usize> = axes
-            .iter()
-            .map(|&a| check::resolve_dim("flip", a, D))
-            .collect();
+    pub fn flip<const N: usize>(self, axes: [impl AsIndex; N]) -> Self {
+        let axes: Vec<usize> = axes.iter().map(|&a| check::dim("flip", a, D)).collect();
         Self::from_primitive(K::flip(self.into_primitive(), &axes))
     }
 
     /// Merges dims `start..=end` into one.
-    pub fn flatten<const D2: usize>(self, start: usize, end: usize) -> Tensor<D2, K> {
+    pub fn flatten<const D2: usize>(self, start: impl AsIndex, end: impl AsIndex) -> Tensor<D2, K> {
+        let start = check::dim("flatten", start, D);
+        let end = check::dim("flatten", end, D);
         if start > end || end >= D || D2 != D - (end - start) {
             check::fail(
                 "flatten",
@@ -140,8 +137,8 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
     }
 
     /// Removes dim `dim`, which must have size 1.
-    pub fn squeeze_dim<const D2: usize>(self, dim: usize) -> Tensor<D2, K> {
-        check::dim_in_range("squeeze_dim", dim, D);
+    pub fn squeeze_dim<const D2: usize>(self, dim: impl AsIndex) -> Tensor<D2, K> {
+        let dim = check::dim("squeeze_dim", dim, D);
         let dims = self.dims();
         if dims[dim] != 1 {
             check::fail(
@@ -158,7 +155,8 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
     }
 
     /// Removes the listed dims (negative counts from the end), each of size 1.
-    pub fn squeeze_dims<const D2: usize>(self, dims: &[isize]) -> Tensor<D2, K> {
+    pub fn squeeze_dims<const D2: usize>(self, dims: &[impl AsIndex]) -> Tensor<D2, K> {
+        let dims: Vec<isize> = dims.iter().map(|d| d.as_index()).collect();
         let shape = self.dims();
         let mut remove: Vec<usize> = dims
             .iter()
@@ -198,7 +196,8 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
     }
 
     /// Inserts a dim of size 1 at position `dim`.
-    pub fn unsqueeze_dim<const D2: usize>(self, dim: usize) -> Tensor<D2, K> {
+    pub fn unsqueeze_dim<const D2: usize>(self, dim: impl AsIndex) -> Tensor<D2, K> {
+        let dim = check::dim("unsqueeze_dim", dim, D2);
         if dim > D || D2 != D + 1 {
             check::fail(
                 "unsqueeze_dim",
@@ -212,7 +211,8 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
 
     /// Inserts dims of size 1 at the listed output positions (negative counts from the end of
     /// the output).
-    pub fn unsqueeze_dims<const D2: usize>(self, dims: &[isize]) -> Tensor<D2, K> {
+    pub fn unsqueeze_dims<const D2: usize>(self, dims: &[impl AsIndex]) -> Tensor<D2, K> {
+        let dims: Vec<isize> = dims.iter().map(|d| d.as_index()).collect();
         let mut positions: Vec<usize> = dims
             .iter()
             .map(|&d| check::resolve_dim("unsqueeze_dims", d, D2))
@@ -366,8 +366,9 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
 
     /// Rotates the elements along `dim` by `shift` positions (`torch.roll`; negative shifts
     /// rotate toward the start).
-    pub fn roll_dim(self, shift: i64, dim: usize) -> Self {
-        check::dim_in_range("roll_dim", dim, D);
+    pub fn roll_dim<Shift: AsIndex, Dim: AsIndex>(self, shift: Shift, dim: Dim) -> Self {
+        let dim = check::dim("roll_dim", dim, D);
+        let shift = shift.as_index() as i64;
         let size = self.dims()[dim];
         if size == 0 {
             return self;
@@ -382,7 +383,7 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
     }
 
     /// Rotates along each of `dims` by the matching `shifts` (`torch.roll`).
-    pub fn roll(self, shifts: &[i64], dims: &[usize]) -> Self {
+    pub fn roll<Shift: AsIndex, Dim: AsIndex>(self, shifts: &[Shift], dims: &[Dim]) -> Self {
         if shifts.len() != dims.len() {
             check::fail(
                 "roll",
@@ -396,15 +397,15 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
     }
 
     /// The slices along `dim`, one tensor per index, each keeping `dim` with size 1.
-    pub fn iter_dim(self, dim: usize) -> impl Iterator<Item = Self> {
-        check::dim_in_range("iter_dim", dim, D);
+    pub fn iter_dim(self, dim: impl AsIndex) -> impl Iterator<Item = Self> {
+        let dim = check::dim("iter_dim", dim, D);
         let size = self.dims()[dim];
         (0..size).map(move |i| self.clone().narrow(dim, i, 1))
     }
 
     /// `length` elements of dim `dim` from `start`.
-    pub fn narrow(self, dim: usize, start: usize, length: usize) -> Self {
-        check::dim_in_range("narrow", dim, D);
+    pub fn narrow(self, dim: impl AsIndex, start: usize, length: usize) -> Self {
+        let dim = check::dim("narrow", dim, D);
         let size = self.dims()[dim];
         if start + length > size {
             check::fail(
@@ -422,8 +423,8 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
 
     /// Splits dim `dim` into `chunks` pieces of equal size (the last may be smaller; fewer
     /// pieces when the dim is too small), like `torch.chunk`.
-    pub fn chunk(self, chunks: usize, dim: usize) -> Vec<Self> {
-        check::dim_in_range("chunk", dim, D);
+    pub fn chunk(self, chunks: usize, dim: impl AsIndex) -> Vec<Self> {
+        let dim = check::dim("chunk", dim, D);
         if chunks == 0 {
             check::fail("chunk", "chunks must be positive");
         }
@@ -433,8 +434,8 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
     }
 
     /// Splits dim `dim` into pieces of `split_size` (the last may be smaller).
-    pub fn split(self, split_size: usize, dim: usize) -> Vec<Self> {
-        check::dim_in_range("split", dim, D);
+    pub fn split(self, split_size: usize, dim: impl AsIndex) -> Vec<Self> {
+        let dim = check::dim("split", dim, D);
         if split_size == 0 {
             check::fail("split", "split_size must be positive");
         }
@@ -447,8 +448,8 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
     }
 
     /// Splits dim `dim` into pieces of the given sizes, which must add up to its size.
-    pub fn split_with_sizes(self, sizes: Vec<usize>, dim: usize) -> Vec<Self> {
-        check::dim_in_range("split_with_sizes", dim, D);
+    pub fn split_with_sizes(self, sizes: Vec<usize>, dim: impl AsIndex) -> Vec<Self> {
+        let dim = check::dim("split_with_sizes", dim, D);
         let total: usize = sizes.iter().sum();
         if total != self.dims()[dim] {
             check::fail(
@@ -471,7 +472,8 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
     }
 
     /// Concatenates along `dim`; the other sizes must match.
-    pub fn cat(tensors: Vec<Self>, dim: usize) -> Self {
+    pub fn cat(tensors: Vec<Self>, dim: impl AsIndex) -> Self {
+        let dim = check::dim("cat", dim, D);
         if tensors.is_empty() {
             check::fail("cat", "expected at least one tensor");
         }
@@ -505,7 +507,8 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
     }
 
     /// Stacks tensors of one shape along a new dim `dim` (`D2 = D + 1`).
-    pub fn stack<const D2: usize>(tensors: Vec<Self>, dim: usize) -> Tensor<D2, K> {
+    pub fn stack<const D2: usize>(tensors: Vec<Self>, dim: impl AsIndex) -> Tensor<D2, K> {
+        let dim = check::dim("stack", dim, D2);
         if tensors.is_empty() {
             check::fail("stack", "expected at least one tensor");
         }
@@ -524,8 +527,8 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
     }
 
     /// Repeats the tensor `times` times along `dim`.
-    pub fn repeat_dim(self, dim: usize, times: usize) -> Self {
-        check::dim_in_range("repeat_dim", dim, D);
+    pub fn repeat_dim(self, dim: impl AsIndex, times: usize) -> Self {
+        let dim = check::dim("repeat_dim", dim, D);
         if times == 0 {
             check::fail("repeat_dim", "times must be positive");
         }

@@ -7,6 +7,7 @@
 
 use super::args::TensorCreationOptions;
 use super::check;
+use crate::AsIndex;
 use crate::{Bool, Int, Numeric, Tensor};
 use burn_backend::{Scalar, Shape};
 
@@ -57,14 +58,14 @@ macro_rules! reductions {
         }
         $(#[$doc])*
         #[doc = "along `dim`, kept with size 1."]
-        pub fn $dim(self, dim: usize) -> Self {
-            check::dim_in_range(stringify!($dim), dim, D);
+        pub fn $dim<I: AsIndex>(self, dim: I) -> Self {
+            let dim = check::dim(stringify!($dim), dim, D);
             check::reducible(stringify!($dim), &self.shape(), Some(dim));
             Self::from_primitive(K::$dim(self.into_primitive(), dim))
         }
         $(#[$doc])*
         #[doc = "along each of `dims`, each kept with size 1."]
-        pub fn $dims(self, dims: &[usize]) -> Self {
+        pub fn $dims<I: AsIndex>(self, dims: &[I]) -> Self {
             dims.iter().fold(self, |t, &dim| t.$dim(dim))
         }
     )*};
@@ -74,8 +75,8 @@ macro_rules! reductions {
 macro_rules! scans {
     ($($(#[$doc:meta])* $name:ident;)*) => {$(
         $(#[$doc])*
-        pub fn $name(self, dim: usize) -> Self {
-            check::dim_in_range(stringify!($name), dim, D);
+        pub fn $name<I: AsIndex>(self, dim: I) -> Self {
+            let dim = check::dim(stringify!($name), dim, D);
             Self::from_primitive(K::$name(self.into_primitive(), dim))
         }
     )*};
@@ -215,8 +216,8 @@ impl<const D: usize, K: Numeric> Tensor<D, K> {
     }
 
     /// The largest value along `dim` and its index.
-    pub fn max_dim_with_indices(self, dim: usize) -> (Self, Tensor<D, Int>) {
-        check::dim_in_range("max_dim_with_indices", dim, D);
+    pub fn max_dim_with_indices<I: AsIndex>(self, dim: I) -> (Self, Tensor<D, Int>) {
+        let dim = check::dim("max_dim_with_indices", dim, D);
         check::reducible("max_dim_with_indices", &self.shape(), Some(dim));
         let (values, indices) = K::max_dim_with_indices(self.into_primitive(), dim);
         (
@@ -226,8 +227,8 @@ impl<const D: usize, K: Numeric> Tensor<D, K> {
     }
 
     /// The smallest value along `dim` and its index.
-    pub fn min_dim_with_indices(self, dim: usize) -> (Self, Tensor<D, Int>) {
-        check::dim_in_range("min_dim_with_indices", dim, D);
+    pub fn min_dim_with_indices<I: AsIndex>(self, dim: I) -> (Self, Tensor<D, Int>) {
+        let dim = check::dim("min_dim_with_indices", dim, D);
         check::reducible("min_dim_with_indices", &self.shape(), Some(dim));
         let (values, indices) = K::min_dim_with_indices(self.into_primitive(), dim);
         (
@@ -237,15 +238,15 @@ impl<const D: usize, K: Numeric> Tensor<D, K> {
     }
 
     /// The index of the largest value along `dim` (first on ties), kept with size 1.
-    pub fn argmax(self, dim: usize) -> Tensor<D, Int> {
-        check::dim_in_range("argmax", dim, D);
+    pub fn argmax(self, dim: impl AsIndex) -> Tensor<D, Int> {
+        let dim = check::dim("argmax", dim, D);
         check::reducible("argmax", &self.shape(), Some(dim));
         Tensor::from_primitive(K::argmax(self.into_primitive(), dim))
     }
 
     /// The index of the smallest value along `dim` (first on ties), kept with size 1.
-    pub fn argmin(self, dim: usize) -> Tensor<D, Int> {
-        check::dim_in_range("argmin", dim, D);
+    pub fn argmin(self, dim: impl AsIndex) -> Tensor<D, Int> {
+        let dim = check::dim("argmin", dim, D);
         check::reducible("argmin", &self.shape(), Some(dim));
         Tensor::from_primitive(K::argmin(self.into_primitive(), dim))
     }
@@ -278,45 +279,46 @@ impl<const D: usize, K: Numeric> Tensor<D, K> {
     }
 
     /// Sorted along `dim`, ascending (stable).
-    pub fn sort(self, dim: usize) -> Self {
-        check::dim_in_range("sort", dim, D);
+    pub fn sort<I: AsIndex>(self, dim: I) -> Self {
+        let dim = check::dim("sort", dim, D);
         Self::from_primitive(K::sort(self.into_primitive(), dim, false))
     }
 
     /// Sorted along `dim`, descending (stable).
-    pub fn sort_descending(self, dim: usize) -> Self {
-        check::dim_in_range("sort_descending", dim, D);
+    pub fn sort_descending<I: AsIndex>(self, dim: I) -> Self {
+        let dim = check::dim("sort_descending", dim, D);
         Self::from_primitive(K::sort(self.into_primitive(), dim, true))
     }
 
     /// Sorted along `dim` ascending, with the indices that sort it.
-    pub fn sort_with_indices(self, dim: usize) -> (Self, Tensor<D, Int>) {
-        check::dim_in_range("sort_with_indices", dim, D);
+    pub fn sort_with_indices<I: AsIndex>(self, dim: I) -> (Self, Tensor<D, Int>) {
+        let dim = check::dim("sort_with_indices", dim, D);
         let (v, i) = K::sort_with_indices(self.into_primitive(), dim, false);
         (Self::from_primitive(v), Tensor::from_primitive(i))
     }
 
     /// Sorted along `dim` descending, with the indices that sort it.
-    pub fn sort_descending_with_indices(self, dim: usize) -> (Self, Tensor<D, Int>) {
-        check::dim_in_range("sort_descending_with_indices", dim, D);
+    pub fn sort_descending_with_indices<I: AsIndex>(self, dim: I) -> (Self, Tensor<D, Int>) {
+        let dim = check::dim("sort_descending_with_indices", dim, D);
         let (v, i) = K::sort_with_indices(self.into_primitive(), dim, true);
         (Self::from_primitive(v), Tensor::from_primitive(i))
     }
 
     /// The indices that sort along `dim` ascending.
-    pub fn argsort(self, dim: usize) -> Tensor<D, Int> {
-        check::dim_in_range("argsort", dim, D);
+    pub fn argsort<I: AsIndex>(self, dim: I) -> Tensor<D, Int> {
+        let dim = check::dim("argsort", dim, D);
         Tensor::from_primitive(K::argsort(self.into_primitive(), dim, false))
     }
 
     /// The indices that sort along `dim` descending.
-    pub fn argsort_descending(self, dim: usize) -> Tensor<D, Int> {
-        check::dim_in_range("argsort_descending", dim, D);
+    pub fn argsort_descending<I: AsIndex>(self, dim: I) -> Tensor<D, Int> {
+        let dim = check::dim("argsort_descending", dim, D);
         Tensor::from_primitive(K::argsort(self.into_primitive(), dim, true))
     }
 
     /// The indices of the `k` largest values along `dim`, largest first.
-    pub fn argtopk(self, k: usize, dim: usize) -> Tensor<D, Int> {
+    pub fn argtopk(self, k: usize, dim: impl AsIndex) -> Tensor<D, Int> {
+        let dim = check::dim("argtopk", dim, D);
         self.topk_with_indices(k, dim).1
     }
 
@@ -325,12 +327,12 @@ impl<const D: usize, K: Numeric> Tensor<D, K> {
     /// indices broadcast over `values`.
     pub fn select_assign(
         self,
-        dim: usize,
+        dim: impl AsIndex,
         indices: Tensor<1, Int>,
         values: Self,
         update: burn_backend::IndexingUpdateOp,
     ) -> Self {
-        check::dim_in_range("select_assign", dim, D);
+        let dim = check::dim("select_assign", dim, D);
         let (mut expected, got) = (self.dims(), values.dims());
         expected[dim] = indices.dims()[0];
         if expected != got {
@@ -362,12 +364,14 @@ impl<const D: usize, K: Numeric> Tensor<D, K> {
     }
 
     /// The `k` largest values along `dim`, largest first.
-    pub fn topk(self, k: usize, dim: usize) -> Self {
+    pub fn topk<I: AsIndex>(self, k: usize, dim: I) -> Self {
+        let dim = check::dim("topk", dim, D);
         self.topk_with_indices(k, dim).0
     }
 
     /// The `k` largest values along `dim` and their indices, largest first.
-    pub fn topk_with_indices(self, k: usize, dim: usize) -> (Self, Tensor<D, Int>) {
+    pub fn topk_with_indices<I: AsIndex>(self, k: usize, dim: I) -> (Self, Tensor<D, Int>) {
+        let dim = check::dim("topk_with_indices", dim, D);
         check::dim_in_range("topk", dim, D);
         let size = self.dims()[dim];
         if k > size {
