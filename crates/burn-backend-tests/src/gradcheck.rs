@@ -180,7 +180,7 @@ fn weighted_sum(out: Tensor<1>, weights: &[f64], device: &Device) -> f64 {
         TensorData::new(weights.to_vec(), [weights.len()]),
         (device, dtype),
     );
-    (out * w).sum().into_scalar().to_f64()
+    (out * w).sum().into_scalar::<f64>()
 }
 
 /// The gradients of the weighted loss on the autodiff device `device`.

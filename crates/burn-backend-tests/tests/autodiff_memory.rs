@@ -117,7 +117,7 @@ fn training_loop_keeps_graph_and_memory_flat(device: &Device) {
         let loss = (prediction - target.clone()).powf_scalar(2.0).mean();
         let grads = loss.backward();
         let grad = w.grad(&grads).unwrap();
-        let value = loss.into_scalar().to_f64();
+        let value = loss.into_scalar::<f64>();
         if step == 0 {
             first_loss = value;
         }

@@ -119,7 +119,7 @@ fn lazy_parameters_initialize_on_first_use_on_their_current_device() {
     assert!(!param.is_initialized());
     let value = param.val();
     assert!(value.device().is_autodiff() && value.is_require_grad());
-    assert_eq!(value.sum().into_scalar().to_f64(), 8.0);
+    assert_eq!(value.sum().into_scalar::<f64>(), 8.0);
 }
 
 #[derive(Config, Debug, PartialEq)]

@@ -25,7 +25,7 @@
 //!     let grads = GradientsParams::from_grads(loss.backward(), &line);
 //!     line = optim.step(0.1, line, grads);
 //! }
-//! assert!(line.slope.val().into_scalar().to_f64() < 2.2);
+//! assert!(line.slope.val().into_scalar::<f64>() < 2.2);
 //! ```
 //!
 //! The update rules are those of the papers (and of PyTorch): see each optimizer's docs.

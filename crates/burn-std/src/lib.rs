@@ -5,6 +5,7 @@
 #![warn(missing_docs)]
 
 mod data;
+mod data_read;
 mod distribution;
 mod dtype;
 mod element;
@@ -19,6 +20,7 @@ mod slice;
 mod tolerance;
 
 pub use data::{DataError, TensorData};
+pub use data_read::TensorReadError;
 pub use distribution::{Distribution, DistributionSampler};
 pub use dtype::{BoolStore, DType, FloatDType, IntDType};
 pub use element::{Element, ElementConversion};

@@ -51,7 +51,7 @@
 //! renamed.load_from(&mut bytes)?;
 //! let weight = renamed.blocks[0].weight.val();
 //! assert!(weight.is_require_grad() && weight.device().is_autodiff());
-//! assert_eq!(weight.sum().into_scalar().to_f32(), 4.0);
+//! assert_eq!(weight.sum().into_scalar::<f32>(), 4.0);
 //! # Ok::<(), burn_store::StoreError>(())
 //! ```
 //!

@@ -41,7 +41,7 @@ use burn_core::module::Module;
 /// };
 /// let result = fresh.load_from(&mut store)?;
 /// assert_eq!(result.applied, ["weight", "bias"]);
-/// assert_eq!(fresh.bias.val().sum().into_scalar().to_f32(), 3.0);
+/// assert_eq!(fresh.bias.val().sum().into_scalar::<f32>(), 3.0);
 /// # Ok::<(), burn_store::StoreError>(())
 /// ```
 pub trait ModuleSnapshot: Module {

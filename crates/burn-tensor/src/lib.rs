@@ -6,7 +6,7 @@
 //! let device = Device::default();
 //! let x = Tensor::<2>::from_floats([[1.0, -2.0], [3.0, -4.0]], &device);
 //! let y = activation::relu(x).sum();
-//! assert_eq!(y.into_scalar().to_f32(), 4.0);
+//! assert_eq!(y.into_scalar::<f32>(), 4.0);
 //! ```
 #![warn(missing_docs)]
 
@@ -26,7 +26,7 @@ pub use bridge::BridgeTensor;
 pub use burn_backend::{
     AsIndex, AsSize, BoolStore, DType, DataError, DeviceKind, DeviceSettings, Distribution,
     Element, ElementConversion, ExecutionError, FloatDType, IntDType, Scalar, SettingsError, Shape,
-    Slice, SliceArg, TensorData, Tolerance, bf16, f16,
+    Slice, SliceArg, TensorData, TensorReadError, Tolerance, bf16, f16,
 };
 /// The gradients of a backward pass, and why a backward pass can be refused.
 #[cfg(feature = "autodiff")]

@@ -72,10 +72,9 @@ impl MetricItem for ClassificationOutput {
             .equal(self.targets.clone())
             .int()
             .sum()
-            .into_scalar()
-            .to_i64() as usize;
+            .into_scalar::<i64>() as usize;
         crate::BatchMetrics {
-            loss: self.loss.clone().into_scalar().to_f64(),
+            loss: self.loss.clone().into_scalar::<f64>(),
             batch_size,
             correct: Some(correct),
         }

@@ -5,7 +5,7 @@
 //! use burn::tensor::{Device, Tensor};
 //! let device = Device::default();
 //! let x = Tensor::<2>::ones([2, 3], &device);
-//! assert_eq!(x.sum().into_scalar().to_f32(), 6.0);
+//! assert_eq!(x.sum().into_scalar::<f32>(), 6.0);
 //! ```
 #![warn(missing_docs)]
 

@@ -8,7 +8,7 @@ use custom_op::{linear_relu, linear_relu_reference};
 
 /// The largest absolute difference between two tensors.
 fn max_diff<const D: usize>(a: Tensor<D>, b: Tensor<D>) -> f32 {
-    (a - b).abs().max().into_scalar().to_f32()
+    (a - b).abs().max().into_scalar::<f32>()
 }
 
 fn run(name: &str, device: &Device) {

@@ -45,25 +45,18 @@ fn fit_linear_regression(device: &Device) {
         if step == 0 {
             // d(loss)/dw = 2/n · Xᵀ·error, computed by hand for comparison.
             let by_hand = inputs.clone().transpose().matmul(error.inner()) * (2.0 / samples as f64);
-            let gap = (by_hand - grad_w.clone())
-                .abs()
-                .max()
-                .into_scalar()
-                .to_f64();
+            let gap = (by_hand - grad_w.clone()).abs().max().into_scalar::<f64>();
             println!("autodiff vs hand-derived gradient: max difference {gap:.2e}");
         }
         // The update runs on the inner device (no graph), then the results become leaves again.
         w = Tensor::from_inner(w.inner() - grad_w * learning_rate).require_grad();
         b = Tensor::from_inner(b.inner() - grad_b * learning_rate).require_grad();
         if step % 50 == 0 {
-            println!("step {step:3}: mse = {:.6}", loss.into_scalar().to_f64());
+            println!("step {step:3}: mse = {:.6}", loss.into_scalar::<f64>());
         }
     }
     let (w, b) = (w.inner(), b.inner());
     println!("learned w = {:.3}", w.reshape([features]));
     println!("true    w = {:.3}", true_w.reshape([features]));
-    println!(
-        "learned b = {:.3} (true {true_b})",
-        b.into_scalar().to_f64()
-    );
+    println!("learned b = {:.3} (true {true_b})", b.into_scalar::<f64>());
 }

@@ -2,7 +2,7 @@
 //! here with the same signature, how many differ, which are missing, and whether
 //! `API_DIFFERENCES.md` names each one that is not the same.
 
-use super::inventory::{Entry, Inventory};
+use super::inventory::{Aliases, Entry, Inventory};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -24,11 +24,24 @@ pub struct Row<'a> {
     pub listed: bool,
 }
 
-/// Compares every item of `spec` with the item at the same key in `ours`.
-pub fn compare<'a>(spec: &'a Inventory, ours: &'a Inventory, listed: &[String]) -> Vec<Row<'a>> {
+/// Compares every item of `spec` with the item at the same key in `ours`; a member of a type
+/// (`Type::method`, `Type.field`, `Type: Trait`) is also looked for under the type's other
+/// paths in Burn, so that a missing alias of a type does not hide its members.
+pub fn compare<'a>(
+    spec: &'a Inventory,
+    aliases: &Aliases,
+    ours: &'a Inventory,
+    listed: &[String],
+) -> Vec<Row<'a>> {
     spec.iter()
         .map(|(key, entry)| {
-            let mine = ours.get(key);
+            let mine = ours.get(key).or_else(|| {
+                let (owner, rest) = split_member(key)?;
+                aliases
+                    .get(owner)?
+                    .iter()
+                    .find_map(|a| ours.get(&format!("{a}{rest}")))
+            });
             let status = match mine {
                 None => Status::Missing,
                 Some(m) if m.kind == entry.kind && m.sig == entry.sig => Status::Same,
@@ -44,6 +57,16 @@ pub fn compare<'a>(spec: &'a Inventory, ours: &'a Inventory, listed: &[String]) 
             }
         })
         .collect()
+}
+
+/// A member key split into its owner's path and the rest (`::name`, `.field`, `: Trait`).
+fn split_member(key: &str) -> Option<(&str, &str)> {
+    if let Some(i) = key.find(": ") {
+        return Some((&key[..i], &key[i..]));
+    }
+    let i = key.rfind(['.', ':'])?;
+    let i = if key[..i].ends_with(':') { i - 1 } else { i };
+    Some((&key[..i], &key[i..]))
 }
 
 /// The table's row of an item: a facade module (`tensor`, `nn`, `tensor::module`), the
@@ -229,6 +252,24 @@ mod tests {
     }
 
     #[test]
+    fn members_are_found_under_another_path_of_their_type() {
+        assert_eq!(split_member("burn::a::T::m"), Some(("burn::a::T", "::m")));
+        assert_eq!(split_member("burn::a::T.f"), Some(("burn::a::T", ".f")));
+        assert_eq!(
+            split_member("burn::a::T: Add<E>"),
+            Some(("burn::a::T", ": Add<E>"))
+        );
+        let mut spec = Inventory::new();
+        let mut ours = Inventory::new();
+        spec.insert("burn::backend::T::m".into(), entry("method", "fn()"));
+        ours.insert("burn::tensor::T::m".into(), entry("method", "fn()"));
+        let mut aliases = Aliases::new();
+        aliases.insert("burn::backend::T".into(), vec!["burn::tensor::T".into()]);
+        let rows = compare(&spec, &aliases, &ours, &[]);
+        assert_eq!(rows[0].status, Status::Same);
+    }
+
+    #[test]
     fn an_item_is_listed_by_its_path_or_a_wildcard() {
         let listed = backticked("## `burn::cubecl::*`\n- `burn::Tensor::cov`: reason");
         assert!(is_listed("burn::cubecl::Runtime", &listed));
@@ -245,7 +286,7 @@ mod tests {
         spec.insert("burn::c".into(), entry("function", "fn()"));
         ours.insert("burn::a".into(), entry("function", "fn()"));
         ours.insert("burn::b".into(), entry("function", "fn(I)"));
-        let rows = compare(&spec, &ours, &[]);
+        let rows = compare(&spec, &Aliases::new(), &ours, &[]);
         let statuses: Vec<Status> = rows.iter().map(|r| r.status).collect();
         assert_eq!(statuses, [Status::Same, Status::Differs, Status::Missing]);
         assert!(table(&rows).contains("| all"));

@@ -23,13 +23,21 @@ pub struct Entry {
 /// macros, `.name` for fields and `: Trait` for trait impls.
 pub type Inventory = BTreeMap<String, Entry>;
 
+/// For each path that owns an item's members, the other paths of the same item
+/// (`burn::backend::TensorData` -> `burn::tensor::TensorData`, `burn::prelude::TensorData`).
+pub type Aliases = BTreeMap<String, Vec<String>>;
+
 /// Paths deeper than this are not followed (modules re-exported inside each other).
 const MAX_DEPTH: usize = 7;
 
 /// The inventory of the crate `root` (`burn`) as `docs` describes it. A type's members are
 /// listed at its shortest path, or at every path with `members_at_every_path` (the crate
 /// compared against Burn's: its members must be found at whichever path Burn's shortest is).
-pub fn collect(docs: &Docs, root: &str, members_at_every_path: bool) -> Result<Inventory, String> {
+pub fn collect(
+    docs: &Docs,
+    root: &str,
+    members_at_every_path: bool,
+) -> Result<(Inventory, Aliases), String> {
     let root_ref = docs
         .root(root)
         .ok_or_else(|| format!("no rustdoc JSON for `{root}`"))?;
@@ -53,6 +61,16 @@ pub fn collect(docs: &Docs, root: &str, members_at_every_path: bool) -> Result<I
             if better {
                 canonical.insert(r.clone(), path.clone());
             }
+        }
+    }
+
+    let mut aliases = Aliases::new();
+    for (path, target) in &found {
+        if let Target::Item(r) = target
+            && let Some(owner) = canonical.get(r)
+            && owner != path
+        {
+            aliases.entry(owner.clone()).or_default().push(path.clone());
         }
     }
 
@@ -93,7 +111,7 @@ pub fn collect(docs: &Docs, root: &str, members_at_every_path: bool) -> Result<I
             }
         }
     }
-    Ok(out)
+    Ok((out, aliases))
 }
 
 /// Sort key of a path for choosing the canonical one.

@@ -105,8 +105,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
         Some("burn"),
     )?;
 
-    let mut spec = inventory::collect(&rustdoc::Docs::load(&spec_doc)?, "burn", false)?;
-    let mut ours = inventory::collect(&rustdoc::Docs::load(&our_doc)?, "burn", true)?;
+    let (mut spec, aliases) = inventory::collect(&rustdoc::Docs::load(&spec_doc)?, "burn", false)?;
+    let (mut ours, _) = inventory::collect(&rustdoc::Docs::load(&our_doc)?, "burn", true)?;
     add_features(
         &mut spec,
         &features_of(&spec_crate, "burn", Some(SPEC_VERSION))?,
@@ -115,7 +115,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
 
     let differences = root.join("crates/burn/API_DIFFERENCES.md");
     let listed = compare::backticked(&std::fs::read_to_string(&differences).unwrap_or_default());
-    let rows = compare::compare(&spec, &ours, &listed);
+    let rows = compare::compare(&spec, &aliases, &ours, &listed);
     std::fs::write(&report_path, compare::report(&rows))
         .map_err(|e| format!("writing {}: {e}", report_path.display()))?;
     println!(

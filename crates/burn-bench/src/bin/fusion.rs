@@ -108,7 +108,7 @@ fn mlp_step(params: &mut [Tensor<2>; 4], x: &Tensor<2>, targets: &Tensor<2>, lr:
         let g = p.grad(&grads).expect("every parameter is used");
         *p = Tensor::from_inner(p.clone().inner() - g * lr).require_grad();
     }
-    loss.into_scalar().to_f32()
+    loss.into_scalar::<f32>()
 }
 
 fn main() {

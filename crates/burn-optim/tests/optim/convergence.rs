@@ -34,7 +34,7 @@ fn fit<O: Optimizer<Linear>>(mut optim: O, lr: f64, steps: usize) -> (f64, f64) 
     let mut losses = Vec::new();
     for _ in 0..steps {
         let loss = (model.forward(x.clone()) - y.clone()).square().mean();
-        losses.push(loss.clone().into_scalar().to_f64());
+        losses.push(loss.clone().into_scalar::<f64>());
         let grads = GradientsParams::from_grads(loss.backward(), &model);
         model = optim.step(lr, model, grads);
     }

@@ -46,7 +46,7 @@ enum Location {
 ///
 /// let mut copy = Scale { factor: Param::from_tensor(Tensor::zeros([4], &device)) };
 /// copy.load_from(&mut SafetensorsStore::from_file(&path))?;
-/// assert_eq!(copy.factor.val().sum().into_scalar().to_f32(), 1.0); // 0.25 is exact in f16
+/// assert_eq!(copy.factor.val().sum().into_scalar::<f32>(), 1.0); // 0.25 is exact in f16
 /// # std::fs::remove_file(&path).unwrap();
 /// # Ok::<(), burn_store::StoreError>(())
 /// ```

@@ -4,8 +4,8 @@ use super::args::TensorCreationOptions;
 use super::check;
 use crate::{BasicOps, BridgeTensor, Device, Float, TensorKind};
 use burn_backend::{
-    DType, ExecutionError, Scalar, Shape, TensorData, TensorMetadata, get_device_settings,
-    read_sync,
+    DType, Element, ExecutionError, Scalar, Shape, TensorData, TensorMetadata, TensorReadError,
+    get_device_settings, read_sync,
 };
 use burn_dispatch::{Dispatch, DispatchTensor};
 use core::marker::PhantomData;
@@ -169,10 +169,12 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
         self.clone().into_data()
     }
 
-    /// The single value of a one-element tensor.
-    pub fn into_scalar(self) -> Scalar {
-        let count = self.num_elements();
-        if count != 1 {
+    /// The single value of a one-element tensor, converted to `E`
+    /// (`loss.into_scalar::<f32>()`). Panics naming the shape unless the tensor holds exactly
+    /// one element, or when execution failed.
+    #[track_caller]
+    pub fn into_scalar<E: Element>(self) -> E {
+        if self.num_elements() != 1 {
             check::fail(
                 "into_scalar",
                 format_args!(
@@ -181,26 +183,43 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
                 ),
             );
         }
-        self.try_into_scalar()
-            .unwrap_or_else(|e| check::fail("into_scalar", format_args!("execution failed: {e}")))
+        self.try_into_scalar::<E>()
+            .unwrap_or_else(|e| check::fail("into_scalar", format_args!("{e}")))
     }
 
-    /// The single value of a one-element tensor, or the deferred execution error.
-    pub fn try_into_scalar(self) -> Result<Scalar, ExecutionError> {
+    /// The single value of a one-element tensor converted to `E`, or why it could not be
+    /// read: a deferred execution error, or a tensor of more or fewer elements.
+    pub fn try_into_scalar<E: Element>(self) -> Result<E, TensorReadError> {
         let count = self.num_elements();
         if count != 1 {
+            return Err(TensorReadError::InvalidShape {
+                expected: 1,
+                actual: count,
+            });
+        }
+        scalar_of(self.try_into_data()?)
+    }
+
+    /// [`into_scalar`](Self::into_scalar), read asynchronously.
+    pub async fn into_scalar_async<E: Element>(self) -> Result<E, ExecutionError> {
+        if self.num_elements() != 1 {
             check::fail(
-                "try_into_scalar",
+                "into_scalar_async",
                 format_args!(
                     "expected a tensor of one element, got shape {:?}",
                     self.shape()
                 ),
             );
         }
-        let data = self.try_into_data()?;
-        Ok(
-            burn_backend::with_dtype!(data.dtype, E => data.as_slice::<E>().expect("dtype checked")[0].into()),
-        )
+        let data = self.into_data_async().await?;
+        Ok(scalar_of(data)
+            .unwrap_or_else(|e| check::fail("into_scalar_async", format_args!("{e}"))))
+    }
+
+    /// [`try_into_scalar`](Self::try_into_scalar), read asynchronously.
+    pub async fn try_into_scalar_async<E: Element>(self) -> Result<E, TensorReadError> {
+        let data = self.into_data_async().await?;
+        scalar_of(data)
     }
 
     /// A tensor holding `data`, converted to the dtype of `options` (by default the device's
@@ -372,4 +391,16 @@ mod tests {
         let same = values.clone().reshape([2, 2]).unsqueeze::<2>();
         assert_eq!(same.into_data(), values.into_data());
     }
+}
+
+/// The one value of `data` converted to `E`.
+fn scalar_of<E: Element>(data: TensorData) -> Result<E, TensorReadError> {
+    let actual = data.num_elements();
+    if actual != 1 {
+        return Err(TensorReadError::InvalidShape {
+            expected: 1,
+            actual,
+        });
+    }
+    Ok(data.try_into_vec_as::<E>()?[0])
 }

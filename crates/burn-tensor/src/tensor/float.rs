@@ -135,7 +135,7 @@ impl<const D: usize> Tensor<D, Float> {
 
     /// Whether any element is NaN.
     pub fn contains_nan(self) -> bool {
-        self.is_nan().any().into_scalar().to_bool()
+        self.is_nan().any().into_scalar::<bool>()
     }
 
     /// Whether each element is within `rtol · |other| + atol` of `other` (`torch.isclose`).
@@ -147,10 +147,7 @@ impl<const D: usize> Tensor<D, Float> {
 
     /// Whether every element is close to `other` (`torch.allclose`).
     pub fn all_close(self, other: Self, rtol: f64, atol: f64) -> bool {
-        self.is_close(other, rtol, atol)
-            .all()
-            .into_scalar()
-            .to_bool()
+        self.is_close(other, rtol, atol).all().into_scalar::<bool>()
     }
 
     /// The values truncated toward zero as an int tensor of the device's default int dtype.
@@ -274,6 +271,6 @@ impl<const D: usize> Tensor<D, Float> {
             .iter()
             .map(|&i| burn_backend::Slice::index(i as isize))
             .collect();
-        self.clone().slice(slices).into_scalar().elem::<E>()
+        self.clone().slice(slices).into_scalar::<E>()
     }
 }

@@ -101,8 +101,8 @@ impl<const D: usize> Tensor<D, Int> {
             );
         }
         let (min, max) = (
-            self.clone().min().into_scalar().to_i64(),
-            self.clone().max().into_scalar().to_i64(),
+            self.clone().min().into_scalar::<i64>(),
+            self.clone().max().into_scalar::<i64>(),
         );
         if min < 0 || max >= num_classes as i64 {
             check::fail(

@@ -25,7 +25,7 @@ fn reading_inside_the_closure_stops_the_capture() {
     let example = env.float::<1>(&env.random(&[3], -1.0, 1.0, 2));
     let err = device
         .capture(&example, |x: Tensor<1>| {
-            let scale = (x.clone().sum().into_scalar().to_f64()) as f32;
+            let scale = (x.clone().sum().into_scalar::<f64>()) as f32;
             x * scale
         })
         .unwrap_err();

@@ -73,13 +73,26 @@ fn into_data_to_data_and_into_scalar() {
     assert_eq!(data.to_vec::<f64>().unwrap(), a.data, "to_data values");
     let again = x.into_data();
     again.assert_eq(&data, true);
-    let s = env.float::<2>(&a).slice([1..2, 2..3]).into_scalar();
-    assert_eq!(s.to_f64(), a.at(&[1, 2]), "into_scalar");
-    assert_eq!(s.elem::<f64>(), a.at(&[1, 2]), "into_scalar elem");
-    let sum = Tensor::<1>::from_floats([1.5, 2.0], &env.device)
-        .sum()
-        .into_scalar();
-    assert_eq!(sum.to_f64(), 3.5, "into_scalar of a sum");
+    let s = env.float::<2>(&a).slice([1..2, 2..3]);
+    assert_eq!(s.clone().into_scalar::<f64>(), a.at(&[1, 2]), "into_scalar");
+    let exact = s.clone().into_data().to_vec::<f64>().unwrap()[0];
+    assert_eq!(
+        s.clone().into_scalar::<f32>(),
+        exact as f32,
+        "into_scalar as f32"
+    );
+    assert_eq!(s.try_into_scalar::<f64>(), Ok(exact), "try_into_scalar");
+    let sum = Tensor::<1>::from_floats([1.5, 2.0], &env.device).sum();
+    assert_eq!(sum.into_scalar::<f64>(), 3.5, "into_scalar of a sum");
+    let many = env.float::<2>(&a).try_into_scalar::<f64>();
+    assert_eq!(
+        many,
+        Err(burn::tensor::TensorReadError::InvalidShape {
+            expected: 1,
+            actual: 6
+        }),
+        "try_into_scalar of many elements"
+    );
 }
 
 #[test]

@@ -170,7 +170,7 @@ fn explicit_dtypes() {
             DType::from(dtype),
             "ones with an explicit {dtype}"
         );
-        let sum = (x + y).sum().into_scalar().to_f64();
+        let sum = (x + y).sum().into_scalar::<f64>();
         assert_eq!(sum, 11.75, "sum in {dtype}: (1.5 - 2 + 0.25 + 8) + 4");
     }
 }

@@ -58,12 +58,12 @@ fn into_scalar_and_value_reads() {
     let env = Env::new(crate::device());
     let x = Tensor::<2, Int>::from_ints([[4, -9], [2, 6]], &env.device);
     assert_eq!(
-        x.clone().slice([1..2, 0..1]).into_scalar().to_i64(),
+        x.clone().slice([1..2, 0..1]).into_scalar::<i64>(),
         2,
         "into_scalar of an int"
     );
     assert_eq!(
-        x.clone().sum().into_scalar().elem::<i32>(),
+        x.clone().sum().into_scalar::<i32>(),
         3,
         "elem::<i32> of a sum"
     );

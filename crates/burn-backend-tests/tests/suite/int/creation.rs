@@ -134,11 +134,7 @@ fn explicit_int_dtypes() {
         );
         let sum = (x + y).sum();
         assert_eq!(sum.dtype(), DType::from(dtype), "sum keeps {dtype}");
-        assert_eq!(
-            sum.into_scalar().to_i64(),
-            9,
-            "sum in {dtype}: 1+2+3 + 0+1+2"
-        );
+        assert_eq!(sum.into_scalar::<i64>(), 9, "sum in {dtype}: 1+2+3 + 0+1+2");
     }
 }
 

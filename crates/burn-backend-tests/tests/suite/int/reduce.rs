@@ -203,7 +203,7 @@ fn narrow_int_means_use_the_true_sum_and_count() {
     use burn::tensor::IntDType;
     let device = crate::device();
     let x = Tensor::<1, Int>::ones([300], (&device, IntDType::U8));
-    assert_eq!(x.clone().mean().into_scalar().to_i64(), 1);
+    assert_eq!(x.clone().mean().into_scalar::<i64>(), 1);
     assert_eq!(
         x.reshape([3, 100])
             .mean_dim(1)
@@ -214,5 +214,5 @@ fn narrow_int_means_use_the_true_sum_and_count() {
     );
     // i8: 200 values of 100 sum to 20000; the mean is 100.
     let y = Tensor::<1, Int>::full([200], 100, (&device, IntDType::I8));
-    assert_eq!(y.mean().into_scalar().to_i64(), 100);
+    assert_eq!(y.mean().into_scalar::<i64>(), 100);
 }

@@ -55,7 +55,7 @@ fn sync_flush_and_cleanup() {
     env.device.sync().expect("sync");
     env.device.memory_cleanup();
     assert_eq!(
-        x.sum().into_scalar().to_f64(),
+        x.sum().into_scalar::<f64>(),
         16.0 * 16.0 * 16.0,
         "values survive memory_cleanup"
     );

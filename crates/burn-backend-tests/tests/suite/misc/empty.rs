@@ -81,9 +81,9 @@ fn matmul_with_an_empty_inner_dim_is_zero() {
 fn sums_products_and_means_of_nothing_are_their_identities() {
     // torch.zeros(0, 3).sum() == 0, .prod() == 1, .mean() is nan; sum(dim=0) is zeros(3).
     let x = Tensor::<2>::zeros([0, 3], &crate::device());
-    assert_eq!(x.clone().sum().into_scalar().to_f64(), 0.0);
-    assert_eq!(x.clone().prod().into_scalar().to_f64(), 1.0);
-    assert!(x.clone().mean().into_scalar().to_f64().is_nan());
+    assert_eq!(x.clone().sum().into_scalar::<f64>(), 0.0);
+    assert_eq!(x.clone().prod().into_scalar::<f64>(), 1.0);
+    assert!(x.clone().mean().into_scalar::<f64>().is_nan());
     let per_column = x.sum_dim(0).into_data().to_vec::<f64>().unwrap();
     assert_eq!(per_column, vec![0.0, 0.0, 0.0]);
 }

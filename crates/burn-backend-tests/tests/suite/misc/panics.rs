@@ -242,7 +242,7 @@ fn cat_with_mixed_float_dtypes() {
     expected = "Tensor::into_scalar: expected a tensor of one element, got shape [2, 2]"
 )]
 fn into_scalar_of_many_elements() {
-    let _ = ones([2, 2]).into_scalar();
+    let _ = ones([2, 2]).into_scalar::<f32>();
 }
 
 #[test]

@@ -1,0 +1,61 @@
+//! Reading values back, the way a Burn 0.23 user writes it: `into_scalar::<E>()` converting to
+//! the element type asked for, the `try_` forms returning why a read failed, and the
+//! `TensorData` accessors.
+
+use burn::prelude::*;
+use burn::tensor::{DType, TensorReadError};
+
+fn device() -> Device {
+    Device::default()
+}
+
+#[test]
+fn into_scalar_converts_to_the_type_asked_for() {
+    let loss = Tensor::<1>::from_floats([0.25, 0.5], &device()).sum();
+    let as_f32: f32 = loss.clone().into_scalar();
+    assert_eq!(as_f32, 0.75);
+    assert_eq!(loss.clone().into_scalar::<f64>(), 0.75);
+    assert_eq!(loss.into_scalar::<i64>(), 0);
+    let count = Tensor::<1, Int>::from_ints([3, 4], &device()).sum();
+    assert_eq!(count.clone().into_scalar::<i64>(), 7);
+    assert_eq!(count.into_scalar::<f32>(), 7.0);
+    let any = Tensor::<1>::from_floats([0.0, 1.0], &device())
+        .greater_elem(0.5)
+        .any();
+    assert!(any.into_scalar::<bool>());
+}
+
+#[test]
+fn try_into_scalar_says_why_it_failed() {
+    let x = Tensor::<2>::ones([2, 2], &device());
+    assert_eq!(
+        x.clone().try_into_scalar::<f32>(),
+        Err(TensorReadError::InvalidShape {
+            expected: 1,
+            actual: 4
+        })
+    );
+    assert_eq!(x.sum().try_into_scalar::<f32>(), Ok(4.0));
+}
+
+#[test]
+#[should_panic(
+    expected = "Tensor::into_scalar: expected a tensor of one element, got shape [2, 2]"
+)]
+fn into_scalar_of_many_elements_names_the_shape() {
+    let _ = Tensor::<2>::ones([2, 2], &device()).into_scalar::<f32>();
+}
+
+#[test]
+fn tensor_data_accessors() {
+    let data = Tensor::<2>::from_data([[1.0, 2.0], [3.0, 4.5]], &device()).into_data();
+    assert_eq!(data.shape().dims, [2, 2]);
+    assert_eq!(data.dtype(), DType::F32);
+    assert_eq!(data.try_to_vec::<f32>().unwrap(), [1.0, 2.0, 3.0, 4.5]);
+    assert!(
+        data.try_to_vec::<f64>().is_err(),
+        "the strict read refuses another dtype"
+    );
+    assert_eq!(data.try_to_vec_as::<f64>().unwrap(), [1.0, 2.0, 3.0, 4.5]);
+    assert_eq!(data.try_into_vec_as::<i32>().unwrap(), [1, 2, 3, 4]);
+}
