@@ -6,19 +6,19 @@ use burn::config::{Config, ConfigError};
 use burn::module::{Ignored, Module, ModuleVisitor, Param};
 use burn::tensor::{Device, Tensor};
 
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 struct Leaf {
     weight: Param<Tensor<2>>,
     bias: Option<Param<Tensor<1>>>,
 }
 
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 enum Block {
     Dense(Box<Leaf>),
     Identity,
 }
 
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 struct Net {
     layers: Vec<Leaf>,
     head: Block,

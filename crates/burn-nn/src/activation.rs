@@ -10,7 +10,7 @@ use burn::tensor::{Device, Tensor, activation};
 macro_rules! activations {
     ($($(#[$doc:meta])* $name:ident => $function:path;)*) => {$(
         $(#[$doc])*
-        #[derive(Module, Clone, Debug, Default)]
+        #[derive(Module, Debug, Default)]
         pub struct $name;
 
         impl $name {
@@ -60,7 +60,7 @@ pub struct LeakyReluConfig {
 }
 
 /// Leaky ReLU: `x` for `x ≥ 0`, `negative_slope · x` otherwise.
-#[derive(Module, Clone, Debug)]
+#[derive(Module, Debug)]
 pub struct LeakyRelu {
     /// The slope for negative inputs.
     pub negative_slope: f64,
@@ -91,7 +91,7 @@ pub struct SoftplusConfig {
 }
 
 /// Softplus: `ln(1 + e^(β·x)) / β`, computed stably.
-#[derive(Module, Clone, Debug)]
+#[derive(Module, Debug)]
 pub struct Softplus {
     /// The sharpness `β`.
     pub beta: f64,
@@ -126,7 +126,7 @@ pub struct HardSigmoidConfig {
 }
 
 /// Hard sigmoid: `clamp(α·x + β, 0, 1)`.
-#[derive(Module, Clone, Debug)]
+#[derive(Module, Debug)]
 pub struct HardSigmoid {
     /// The slope `α`.
     pub alpha: f64,
@@ -164,7 +164,7 @@ pub struct PReluConfig {
 
 /// Parametric ReLU: `x` for `x ≥ 0`, `a·x` otherwise, with learned slopes `a` (one, or one per
 /// channel of dim 1).
-#[derive(Module, Clone, Debug)]
+#[derive(Module, Debug)]
 pub struct PRelu {
     /// The slopes, `[num_parameters]`.
     pub alpha: Param<Tensor<1>>,

@@ -17,7 +17,7 @@ pub struct DropoutConfig {
 /// Training means the input lives on an autodiff device (`input.device().is_autodiff()`):
 /// the same rule as Burn's "only when autodiff is enabled". A model made for inference with
 /// `Module::valid()` runs on the inner device and so drops nothing.
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct Dropout {
     /// The probability `p` of zeroing an element.
     pub prob: f64,

@@ -18,7 +18,7 @@ pub struct EmbeddingConfig {
 }
 
 /// A lookup table: `y[b, s, :] = W[ids[b, s], :]` with `W: [n_embedding, d_model]`.
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct Embedding {
     /// The table `W`, `[n_embedding, d_model]`.
     pub weight: Param<Tensor<2>>,

@@ -27,7 +27,7 @@ pub struct LinearConfig {
 /// A linear (fully connected) layer: `y = x·W + b` with `W: [d_input, d_output]` (Burn's
 /// layout, the transpose of PyTorch's `weight`) and `b: [d_output]`, applied over the last
 /// dim of an input of any rank ≥ 1 (leading dims are batch dims).
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct Linear {
     /// The weight `W`, `[d_input, d_output]`.
     pub weight: Param<Tensor<2>>,

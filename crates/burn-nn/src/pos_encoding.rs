@@ -22,7 +22,7 @@ pub struct PositionalEncodingConfig {
 /// `PE[p, 2i] = sin(p / T^(2i/d_model))`, `PE[p, 2i+1] = cos(p / T^(2i/d_model))`
 ///
 /// with `T = max_timescale`.
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct PositionalEncoding {
     /// The sinusoids, `[1, max_sequence_size, d_model]` (a constant, not a parameter).
     pub sinusoids: Ignored<Tensor<3>>,

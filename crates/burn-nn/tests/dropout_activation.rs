@@ -62,7 +62,7 @@ fn dropout_gradient_is_the_scaled_mask() {
 #[test]
 fn valid_modules_do_not_drop() {
     // `valid()` moves a model to the inner device, where dropout is the identity.
-    #[derive(Module, Debug, Clone)]
+    #[derive(Module, Debug)]
     struct Net {
         dropout: Dropout,
         linear: Linear,

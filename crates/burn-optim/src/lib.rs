@@ -12,7 +12,7 @@
 //! use burn::tensor::{Device, Tensor};
 //! use burn_optim::{AdamConfig, GradientsParams, Optimizer};
 //!
-//! #[derive(Module, Debug, Clone)]
+//! #[derive(Module, Debug)]
 //! struct Line {
 //!     slope: Param<Tensor<1>>,
 //! }

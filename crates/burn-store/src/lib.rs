@@ -19,13 +19,13 @@
 //! use burn::tensor::{Device, Int, Tensor};
 //! use burn_store::{KeyRemapper, ModuleSnapshot, SafetensorsStore};
 //!
-//! #[derive(Module, Debug, Clone)]
+//! #[derive(Module, Debug)]
 //! struct Layer {
 //!     weight: Param<Tensor<2>>,
 //!     steps: Param<Tensor<1, Int>>,
 //! }
 //!
-//! #[derive(Module, Debug, Clone)]
+//! #[derive(Module, Debug)]
 //! struct Net {
 //!     layers: Vec<Layer>,
 //! }
@@ -43,7 +43,7 @@
 //! let device = Device::flex().autodiff();
 //! let mut bytes = SafetensorsStore::from_bytes(Some(store.to_bytes()?))
 //!     .with_key_remapper(KeyRemapper::new().prefix("layers.", "blocks."));
-//! #[derive(Module, Debug, Clone)]
+//! #[derive(Module, Debug)]
 //! struct Renamed {
 //!     blocks: Vec<Layer>,
 //! }
@@ -72,7 +72,7 @@
 //! use burn::tensor::{DType, Device, Tensor};
 //! use burn_store::{ModuleSnapshot, SafetensorsStore};
 //!
-//! #[derive(Module, Debug, Clone)]
+//! #[derive(Module, Debug)]
 //! struct Linear {
 //!     weight: Param<Tensor<2>>,
 //! }

@@ -21,7 +21,7 @@ use burn_core::module::Module;
 /// use burn::tensor::{Device, Tensor};
 /// use burn_store::{ModuleSnapshot, SafetensorsStore};
 ///
-/// #[derive(Module, Debug, Clone)]
+/// #[derive(Module, Debug)]
 /// struct Affine {
 ///     weight: Param<Tensor<2>>,
 ///     bias: Param<Tensor<1>>,

@@ -197,7 +197,7 @@ fn snapshots_carry_quantized_data() {
 
 #[test]
 fn keys_of_quantized_tensors_remap_like_any_other() {
-    #[derive(Module, Debug, Clone)]
+    #[derive(Module, Debug)]
     struct Outer {
         inner: QNet,
     }

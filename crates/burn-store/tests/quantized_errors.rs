@@ -229,7 +229,7 @@ fn a_quantized_tensor_of_another_shape_is_a_shape_mismatch() {
 
 #[test]
 fn quantized_data_for_an_int_parameter_is_a_kind_mismatch() {
-    #[derive(Module, Debug, Clone)]
+    #[derive(Module, Debug)]
     struct Counts {
         per_tensor: Param<Tensor<2, Int>>,
     }

@@ -38,7 +38,7 @@ impl Batcher<([f32; 2], i64), (Tensor<2>, Tensor<1, Int>)> for PairBatcher {
     }
 }
 
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 struct Logistic {
     weight: Param<Tensor<2>>,
     bias: Param<Tensor<1>>,

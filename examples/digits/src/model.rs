@@ -11,7 +11,7 @@ use burn::tensor::{Device, Tensor};
 use burn::train::{ClassificationOutput, TrainOutput, TrainStep, ValidStep};
 
 /// 64 → 128 → 10 with ReLU and dropout.
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct Mlp {
     hidden: Linear,
     dropout: Dropout,
@@ -39,7 +39,7 @@ impl Mlp {
 
 /// Two 3x3 convolutions (16 and 32 channels, same padding), a 2x2 max pool, then
 /// 512 → 64 → 10.
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct Cnn {
     conv1: Conv2d,
     conv2: Conv2d,

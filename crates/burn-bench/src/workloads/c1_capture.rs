@@ -37,7 +37,7 @@ fn chain(mut x: Tensor<1>) -> Tensor<1> {
     x
 }
 
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 struct Mlp {
     layers: Vec<Linear>,
 }

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 /// use burn_core::module::{Module, Param};
 /// use burn_core::tensor::{Device, Tensor};
 ///
-/// #[derive(Module, Debug, Clone)]
+/// #[derive(Module, Debug)]
 /// struct Affine {
 ///     weight: Param<Tensor<2>>,
 ///     bias: Param<Tensor<1>>,

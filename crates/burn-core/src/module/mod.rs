@@ -2,6 +2,7 @@
 
 mod base;
 mod constant;
+mod display;
 mod param;
 mod quantize;
 mod traversal;
@@ -9,5 +10,6 @@ mod traversal;
 pub use base::{Module, ModuleMapper, ModuleVisitor};
 pub use burn_derive::Module;
 pub use constant::Ignored;
+pub use display::display_module;
 pub use param::{Param, ParamId, Parameter};
 pub use quantize::Quantizer;

@@ -39,7 +39,7 @@ pub struct MultiHeadAttentionConfig {
 ///
 /// where masked scores are replaced by `min_float`. Dropout applies to the attention weights
 /// (on autodiff devices, as [`Dropout`]).
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct MultiHeadAttention {
     /// The query projection.
     pub query: Linear,

@@ -46,7 +46,7 @@ pub struct Conv1dConfig {
 /// `y[n, o, i] = b[o] + Σ_{c ∈ group(o), p} W[o, c, p] · x[n, c, i·stride + p·dilation - pad]`
 ///
 /// (zero outside the input), as `torch.nn.Conv1d`.
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct Conv1d {
     /// The kernels, `[channels_out, channels_in / groups, kernel_size]`.
     pub weight: Param<Tensor<3>>,

@@ -44,7 +44,7 @@ pub struct Conv2dConfig {
 /// `y[n, o, i, j] = b[o] + Σ_{c ∈ group(o), p, q} W[o, c, p, q] · x[n, c, i·s₀ + p·d₀ - pad₀, j·s₁ + q·d₁ - pad₁]`
 ///
 /// (zero outside the input), as `torch.nn.Conv2d`.
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct Conv2d {
     /// The kernels, `[channels_out, channels_in / groups, kh, kw]`.
     pub weight: Param<Tensor<4>>,

@@ -47,7 +47,7 @@ pub struct ConvTranspose2dConfig {
 /// `y[n, o, i·s₀ + p·d₀ - pad₀, j·s₁ + q·d₁ - pad₁] += W[c, o, p, q] · x[n, c, i, j]`, plus `b[o]`,
 ///
 /// giving `h' = (h - 1)·s₀ - 2·pad₀ + d₀·(kh - 1) + padding_out₀ + 1` (and likewise `w'`).
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct ConvTranspose2d {
     /// The kernels, `[channels_in, channels_out / groups, kh, kw]`.
     pub weight: Param<Tensor<4>>,
@@ -146,7 +146,7 @@ pub struct ConvTranspose1dConfig {
 
 /// A 1-d transposed convolution of `x [batch, channels_in, length]`, as
 /// `torch.nn.ConvTranspose1d`: `l' = (l - 1)·stride - 2·pad + dilation·(k - 1) + padding_out + 1`.
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct ConvTranspose1d {
     /// The kernels, `[channels_in, channels_out / groups, kernel_size]`.
     pub weight: Param<Tensor<3>>,

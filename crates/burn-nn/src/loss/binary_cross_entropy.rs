@@ -26,7 +26,7 @@ pub struct BinaryCrossEntropyLossConfig {
 ///
 /// `ℓ = -w · (t · ln p + (1 - t) · ln(1 - p))`, each log clamped at -100 as in PyTorch;
 /// on logits `x`: `ℓ = w · ((1 - t) · x - ln σ(x))`.
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct BinaryCrossEntropyLoss {
     /// The class weights.
     pub weights: Ignored<Option<Tensor<1>>>,

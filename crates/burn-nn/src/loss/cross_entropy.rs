@@ -31,7 +31,7 @@ pub struct CrossEntropyLossConfig {
 ///
 /// which is the plain mean `-1/B · Σ_i log_softmax(x_i)_{y_i}` without weights, smoothing or
 /// padding.
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct CrossEntropyLoss {
     /// Target values to ignore.
     pub pad_tokens: Option<Vec<usize>>,

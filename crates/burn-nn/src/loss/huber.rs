@@ -15,7 +15,7 @@ pub struct HuberLossConfig {
 /// Huber loss (`torch.nn.HuberLoss`), with `r = prediction - target`:
 ///
 /// `ℓ = r² / 2` for `|r| ≤ δ`, `δ · (|r| - δ/2)` otherwise.
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct HuberLoss {
     /// `δ`.
     pub delta: f32,

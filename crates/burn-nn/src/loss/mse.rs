@@ -6,7 +6,7 @@ use burn::tensor::Tensor;
 
 /// Mean squared error: `ℓ_i = (prediction_i - target_i)²`, reduced by a [`Reduction`]
 /// (`torch.nn.MSELoss`).
-#[derive(Module, Debug, Clone, Default)]
+#[derive(Module, Debug, Default)]
 pub struct MseLoss;
 
 impl MseLoss {

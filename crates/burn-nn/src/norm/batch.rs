@@ -34,7 +34,7 @@ pub struct BatchNormConfig {
 ///
 /// The running statistics are [`RunningState`]s: visited as parameters (saved with the
 /// weights), never requiring a gradient.
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct BatchNorm {
     /// The scale `γ`, `[channels]`, initially ones.
     pub gamma: Param<Tensor<1>>,

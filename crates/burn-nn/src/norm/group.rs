@@ -28,7 +28,7 @@ pub struct GroupNormConfig {
 /// `y = (x - mean_g) / √(var_g + ε) · γ_c + β_c`
 ///
 /// with the biased variance, as `torch.nn.GroupNorm`.
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct GroupNorm {
     /// The per-channel scale `γ`, initially ones (when affine).
     pub gamma: Option<Param<Tensor<1>>>,

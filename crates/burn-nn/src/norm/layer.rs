@@ -23,7 +23,7 @@ pub struct LayerNormConfig {
 /// `y = (x - mean(x)) / √(var(x) + ε) · γ + β`
 ///
 /// with the biased variance, as `torch.nn.LayerNorm`.
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct LayerNorm {
     /// The scale `γ`, `[d_model]`, initially ones.
     pub gamma: Param<Tensor<1>>,

@@ -20,7 +20,7 @@ pub struct RmsNormConfig {
 /// `y = x / √(mean(x²) + ε) · γ`
 ///
 /// as `torch.nn.RMSNorm`.
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct RmsNorm {
     /// The scale `γ`, `[d_model]`, initially ones.
     pub gamma: Param<Tensor<1>>,

@@ -13,7 +13,7 @@ pub struct AdaptiveAvgPool2dConfig {
 
 /// Adaptive 2-d average pooling, as `torch.nn.AdaptiveAvgPool2d`: output cell `(i, j)` is the
 /// mean of rows `⌊i·h/oh⌋ .. ⌈(i+1)·h/oh⌉` and columns `⌊j·w/ow⌋ .. ⌈(j+1)·w/ow⌉`.
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct AdaptiveAvgPool2d {
     /// `[height, width]` of the output.
     pub output_size: [usize; 2],
@@ -44,7 +44,7 @@ pub struct AdaptiveAvgPool1dConfig {
 
 /// Adaptive 1-d average pooling, as `torch.nn.AdaptiveAvgPool1d`: output `i` is the mean of
 /// positions `⌊i·l/o⌋ .. ⌈(i+1)·l/o⌉`.
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct AdaptiveAvgPool1d {
     /// The output length.
     pub output_size: usize,

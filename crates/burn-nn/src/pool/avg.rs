@@ -28,7 +28,7 @@ pub struct AvgPool2dConfig {
 /// 2-d average pooling of `x [batch, channels, h, w]`, as `torch.nn.AvgPool2d`:
 /// `y[n, c, i, j] = Σ_{window} x / count`, where `count` is the window size, or only its
 /// positions inside the input when `count_include_pad` is false.
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct AvgPool2d {
     /// The strides.
     pub stride: [usize; 2],
@@ -96,7 +96,7 @@ pub struct AvgPool1dConfig {
 }
 
 /// 1-d average pooling of `x [batch, channels, length]`, as `torch.nn.AvgPool1d`.
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct AvgPool1d {
     /// The stride.
     pub stride: usize,

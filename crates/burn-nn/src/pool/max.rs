@@ -28,7 +28,7 @@ pub struct MaxPool2dConfig {
 /// 2-d max pooling of `x [batch, channels, h, w]`, as `torch.nn.MaxPool2d`:
 ///
 /// `y[n, c, i, j] = max_{p, q} x[n, c, i·s₀ + p·d₀ - pad₀, j·s₁ + q·d₁ - pad₁]`
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct MaxPool2d {
     /// The strides.
     pub stride: [usize; 2],
@@ -95,7 +95,7 @@ pub struct MaxPool1dConfig {
 
 /// 1-d max pooling of `x [batch, channels, length]`, as `torch.nn.MaxPool1d`:
 /// `y[n, c, i] = max_p x[n, c, i·stride + p·dilation - pad]`.
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct MaxPool1d {
     /// The stride.
     pub stride: usize,

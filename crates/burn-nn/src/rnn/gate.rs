@@ -5,7 +5,7 @@ use burn::module::Module;
 use burn::tensor::{Device, Tensor};
 
 /// One gate of a recurrent cell: `W_i·x + b_i` and `W_h·h + b_h` (PyTorch keeps both biases).
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct GateController {
     /// `x ↦ W_i·x + b_i`, `d_input → d_output`.
     pub input_transform: Linear,

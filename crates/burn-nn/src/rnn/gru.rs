@@ -32,7 +32,7 @@ pub struct GruConfig {
 /// `tanh(W_in x + b_in + W_hn (r ⊙ h) + b_hn)`), `h' = (1 - z) ⊙ n + z ⊙ h`,
 ///
 /// starting from zeros unless a state is given.
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct Gru {
     /// The update gate `z`.
     pub update_gate: GateController,

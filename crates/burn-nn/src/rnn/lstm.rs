@@ -43,7 +43,7 @@ impl LstmState {
 /// `o = σ(W_io x + …)`, `c' = f ⊙ c + i ⊙ g`, `h' = o ⊙ tanh(c')`,
 ///
 /// starting from zeros unless a state is given.
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct Lstm {
     /// The input gate `i`.
     pub input_gate: GateController,

@@ -44,14 +44,14 @@ pub struct TransformerEncoderConfig {
 ///
 /// - post-norm: `x = norm₁(x + drop(mha(x)))`, then `x = norm₂(x + drop(ff(x)))`;
 /// - pre-norm (`norm_first`): `x = x + drop(mha(norm₁(x)))`, then `x = x + drop(ff(norm₂(x)))`.
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct TransformerEncoder {
     /// The blocks.
     pub layers: Vec<TransformerEncoderLayer>,
 }
 
 /// One block of a [`TransformerEncoder`].
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct TransformerEncoderLayer {
     /// Self-attention.
     pub mha: MultiHeadAttention,

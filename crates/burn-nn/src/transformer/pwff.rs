@@ -24,7 +24,7 @@ pub struct PositionWiseFeedForwardConfig {
 }
 
 /// `y = dropout(gelu(x·W₁ + b₁))·W₂ + b₂`, applied at every position.
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct PositionWiseFeedForward {
     /// `d_model → d_ff`.
     pub linear_inner: Linear,

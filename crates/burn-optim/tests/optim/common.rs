@@ -9,7 +9,7 @@ use burn::tensor::{Device, Tensor};
 use burn_optim::{GradientsParams, LearningRate, Optimizer};
 
 /// A module with a rank-1 and a rank-2 parameter.
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct Tiny {
     pub bias: Param<Tensor<1>>,
     pub weight: Param<Tensor<2>>,

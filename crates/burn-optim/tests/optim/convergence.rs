@@ -6,7 +6,7 @@ use burn::module::{Module, Param};
 use burn::tensor::{Device, Distribution, Tensor};
 use burn_optim::{AdamConfig, GradientsParams, Optimizer, SgdConfig};
 
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 struct Linear {
     weight: Param<Tensor<2>>,
     bias: Param<Tensor<1>>,

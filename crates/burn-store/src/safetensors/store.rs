@@ -29,7 +29,7 @@ enum Location {
 /// use burn::tensor::{Device, FloatDType, Tensor};
 /// use burn_store::{DTypePolicy, ModuleSnapshot, SafetensorsStore};
 ///
-/// #[derive(Module, Debug, Clone)]
+/// #[derive(Module, Debug)]
 /// struct Scale {
 ///     factor: Param<Tensor<1>>,
 /// }

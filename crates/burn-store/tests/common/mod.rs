@@ -14,14 +14,14 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A dense layer with an optional bias.
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct Linear {
     pub weight: Param<Tensor<2>>,
     pub bias: Option<Param<Tensor<1>>>,
 }
 
 /// A nested sub-module.
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct Block {
     pub linear: Linear,
     pub norm: Param<Tensor<1>>,
@@ -29,7 +29,7 @@ pub struct Block {
 
 /// The model: a top-level param, a Vec of sub-modules, an Option, an int and a bool param,
 /// and a constant.
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct Net {
     pub embed: Param<Tensor<2>>,
     pub blocks: Vec<Block>,

@@ -9,7 +9,7 @@ use safetensors::SafeTensors;
 use std::collections::HashMap;
 
 /// Two weights (quantized or not) and a float bias.
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 pub struct QNet {
     /// `[3, 5]`, quantized per tensor.
     pub per_tensor: Param<Tensor<2>>,

@@ -6,7 +6,7 @@ use burn::tensor::{Bool, Device, Int, Tensor, activation};
 use burn_backend_tests::{Env, RefArray};
 
 /// A small MLP: many small operations, as in a served model's step.
-#[derive(Module, Debug, Clone)]
+#[derive(Module, Debug)]
 struct Mlp {
     layers: Vec<Linear>,
 }
