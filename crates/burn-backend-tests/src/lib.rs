@@ -17,7 +17,7 @@ pub use reference::RefArray;
 pub use skip::{skip, supports};
 
 use burn::backend::{Backend, Dispatch};
-use burn::tensor::{Device, DeviceConfig, DeviceSettings, FloatDType, SettingsError};
+use burn::tensor::{Device, DeviceSettings, FloatDType, SettingsError};
 
 /// A process-wide lock for tests that seed the device's random generator and then draw from
 /// it: tests run on parallel threads, and a draw from another test in between would break
@@ -144,10 +144,10 @@ fn skip_run(reason: &str) -> ! {
 /// `device`, configured with the default float dtype `float_dtype` (and the backend's other
 /// defaults). The first call in a process configures it; later calls accept the settings
 /// already in force only when they equal the request, and panic otherwise.
-pub fn configured_device(device: Device, float_dtype: FloatDType) -> Device {
+pub fn configured_device(mut device: Device, float_dtype: FloatDType) -> Device {
     let mut wanted: DeviceSettings = Dispatch::default_settings(device.dispatch());
     wanted.float_dtype = float_dtype;
-    match device.configure(DeviceConfig::new().with_float_dtype(float_dtype)) {
+    match device.configure(float_dtype) {
         Ok(()) => {}
         Err(SettingsError::AlreadyInitialized { current }) if current == wanted => {}
         Err(e) => panic!("configured_device: cannot configure {device:?} with {wanted:?}: {e}"),

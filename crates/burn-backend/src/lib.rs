@@ -18,4 +18,6 @@ pub use burn_std::*;
 pub use device::{DeviceId, DeviceKind, DeviceOps};
 pub use metadata::TensorMetadata;
 pub use read::read_sync;
-pub use settings::{SettingsError, get_device_settings, set_device_settings, settings_locked};
+pub use settings::{
+    DeviceError, SettingsError, get_device_settings, set_device_settings, settings_locked,
+};

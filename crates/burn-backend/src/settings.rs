@@ -6,6 +6,9 @@ use core::fmt;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
+/// Burn's name for [`SettingsError`]: why configuring a device's defaults was refused.
+pub type DeviceError = SettingsError;
+
 /// Why settings could not be changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SettingsError {

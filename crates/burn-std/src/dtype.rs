@@ -4,6 +4,9 @@ use crate::quantization::{QuantScheme, QuantStore};
 use core::fmt;
 use serde::{Deserialize, Serialize};
 
+/// The dtype of boolean tensors as Burn names it in its settings: how they are stored.
+pub type BoolDType = BoolStore;
+
 /// How a boolean tensor stores its values in memory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 pub enum BoolStore {

@@ -22,7 +22,7 @@ mod tolerance;
 pub use data::{DataError, TensorData};
 pub use data_read::TensorReadError;
 pub use distribution::{Distribution, DistributionSampler};
-pub use dtype::{BoolStore, DType, FloatDType, IntDType};
+pub use dtype::{BoolDType, BoolStore, DType, FloatDType, IntDType};
 pub use element::{Element, ElementConversion};
 pub use error::ExecutionError;
 pub use half::{bf16, f16};

@@ -12,9 +12,9 @@ use safetensors::tensor::Dtype;
 
 #[test]
 fn f32_files_load_into_an_f64_model_and_f64_models_save_either_way() {
-    let device = Device::flex();
+    let mut device = Device::flex();
     device
-        .configure(DeviceConfig::new().with_float_dtype(FloatDType::F64))
+        .configure(DeviceConfig::default().float_dtype(FloatDType::F64))
         .unwrap();
     let trained = net(&device, 1.0);
     assert_eq!(trained.embed.val().dtype(), DType::F64);

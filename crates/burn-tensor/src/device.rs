@@ -1,8 +1,8 @@
 //! `Device`: where tensors live; the value picks the backend at run time.
 
 use burn_backend::{
-    Backend, BoolStore, DType, DeviceKind, DeviceOps, DeviceSettings, ExecutionError, FloatDType,
-    IntDType, SettingsError, get_device_settings, set_device_settings,
+    Backend, BoolDType, DType, DeviceError, DeviceKind, DeviceOps, DeviceSettings, ExecutionError,
+    FloatDType, IntDType, get_device_settings, set_device_settings,
 };
 use burn_dispatch::{Dispatch, DispatchDevice};
 use core::fmt;
@@ -21,36 +21,73 @@ pub struct Device {
     inner: DispatchDevice,
 }
 
-/// The default dtypes a device gives new tensors; see [`Device::configure`].
+/// The default dtypes a device gives new tensors; see [`Device::configure`]. Built with
+/// `DeviceConfig::default().float_dtype(FloatDType::F64)`, or converted from a dtype
+/// (`device.configure(FloatDType::F16)`) or a pair (`(FloatDType::F16, IntDType::I32)`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct DeviceConfig {
     /// Default float dtype (`f32` when not set).
     pub float_dtype: Option<FloatDType>,
     /// Default int dtype (`i64` when not set).
     pub int_dtype: Option<IntDType>,
-    /// How bools are stored (native when not set).
-    pub bool_store: Option<BoolStore>,
+    /// How bools are stored (the device's native form when not set).
+    pub bool_dtype: Option<BoolDType>,
 }
 
 impl DeviceConfig {
-    /// A configuration that changes nothing.
-    pub fn new() -> Self {
-        Self::default()
+    /// A configuration with the given defaults (`None` keeps the device's).
+    pub fn new(
+        float_dtype: Option<FloatDType>,
+        int_dtype: Option<IntDType>,
+        bool_dtype: Option<BoolDType>,
+    ) -> Self {
+        Self {
+            float_dtype,
+            int_dtype,
+            bool_dtype,
+        }
     }
+
     /// Sets the default float dtype.
-    pub fn with_float_dtype(mut self, dtype: FloatDType) -> Self {
-        self.float_dtype = Some(dtype);
+    pub fn float_dtype(mut self, dtype: impl Into<FloatDType>) -> Self {
+        self.float_dtype = Some(dtype.into());
         self
     }
+
     /// Sets the default int dtype.
-    pub fn with_int_dtype(mut self, dtype: IntDType) -> Self {
-        self.int_dtype = Some(dtype);
+    pub fn int_dtype(mut self, dtype: impl Into<IntDType>) -> Self {
+        self.int_dtype = Some(dtype.into());
         self
     }
+
     /// Sets how bools are stored.
-    pub fn with_bool_store(mut self, store: BoolStore) -> Self {
-        self.bool_store = Some(store);
+    pub fn bool_dtype(mut self, dtype: impl Into<BoolDType>) -> Self {
+        self.bool_dtype = Some(dtype.into());
         self
+    }
+}
+
+impl From<FloatDType> for DeviceConfig {
+    fn from(dtype: FloatDType) -> Self {
+        Self::default().float_dtype(dtype)
+    }
+}
+
+impl From<IntDType> for DeviceConfig {
+    fn from(dtype: IntDType) -> Self {
+        Self::default().int_dtype(dtype)
+    }
+}
+
+impl From<BoolDType> for DeviceConfig {
+    fn from(dtype: BoolDType) -> Self {
+        Self::default().bool_dtype(dtype)
+    }
+}
+
+impl From<(FloatDType, IntDType)> for DeviceConfig {
+    fn from((float, int): (FloatDType, IntDType)) -> Self {
+        Self::default().float_dtype(float).int_dtype(int)
     }
 }
 
@@ -88,14 +125,15 @@ impl Device {
     }
 
     /// Sets the default dtypes, once, before the device's first tensor. Later calls return
-    /// [`SettingsError::AlreadyInitialized`] and change nothing.
-    pub fn configure(&self, config: DeviceConfig) -> Result<(), SettingsError> {
+    /// [`DeviceError::AlreadyInitialized`] and change nothing.
+    pub fn configure(&mut self, config: impl Into<DeviceConfig>) -> Result<(), DeviceError> {
+        let config = config.into();
         let defaults = Dispatch::default_settings(&self.inner);
         let settings = DeviceSettings {
             float_dtype: config.float_dtype.unwrap_or(defaults.float_dtype),
             int_dtype: config.int_dtype.unwrap_or(defaults.int_dtype),
             bool_dtype: config
-                .bool_store
+                .bool_dtype
                 .map(DType::Bool)
                 .unwrap_or(defaults.bool_dtype),
             quantization: defaults.quantization,

@@ -24,9 +24,10 @@ mod tensor;
 
 pub use bridge::BridgeTensor;
 pub use burn_backend::{
-    AsIndex, AsSize, BoolStore, DType, DataError, DeviceKind, DeviceSettings, Distribution,
-    Element, ElementConversion, ExecutionError, FloatDType, IntDType, Scalar, SettingsError, Shape,
-    Slice, SliceArg, TensorData, TensorReadError, Tolerance, bf16, f16,
+    AsIndex, AsSize, BoolDType, BoolStore, DType, DataError, DeviceError, DeviceKind,
+    DeviceSettings, Distribution, Element, ElementConversion, ExecutionError, FloatDType, IntDType,
+    Scalar, SettingsError, Shape, Slice, SliceArg, TensorData, TensorReadError, Tolerance, bf16,
+    f16,
 };
 /// The gradients of a backward pass, and why a backward pass can be refused.
 #[cfg(feature = "autodiff")]

@@ -73,6 +73,9 @@ fn display_shows_the_tree_with_shapes() {
     assert!(text.contains("hidden {"), "{text}");
     assert!(text.contains("weight: [4, 3]"), "{text}");
     assert!(text.contains("bias: [2]"), "{text}");
-    assert!(!text.contains("settings"), "skipped fields are not shown: {text}");
+    assert!(
+        !text.contains("settings"),
+        "skipped fields are not shown: {text}"
+    );
     assert!(text.ends_with("params: 23"), "{text}");
 }

@@ -16,7 +16,8 @@ fn configure_after_first_tensor_is_refused() {
     };
     let result = env
         .device
-        .configure(DeviceConfig::new().with_float_dtype(other));
+        .clone()
+        .configure(DeviceConfig::default().float_dtype(other));
     match result {
         Err(SettingsError::AlreadyInitialized { current }) => {
             assert_eq!(
@@ -55,9 +56,7 @@ fn configure_of_int_dtype_is_refused_too() {
     ) {
         return;
     }
-    let result = env
-        .device
-        .configure(DeviceConfig::new().with_int_dtype(other));
+    let result = env.device.clone().configure(other);
     assert!(
         matches!(result, Err(SettingsError::AlreadyInitialized { .. })),
         "configure of the int dtype after first use returned {result:?}"
