@@ -141,6 +141,13 @@ pub use burn_core::{Config, Module};
 /// The tensor type, at the crate root as in Burn (`burn::Tensor`).
 pub use burn_tensor::Tensor;
 
+/// CubeCL, the crate Cube's kernels are written in (0.11.3 here; see API_DIFFERENCES.md), for
+/// custom kernels.
+#[cfg(feature = "cubecl")]
+pub mod cubecl {
+    pub use burn_cubecl::cubecl::*;
+}
+
 /// What most programs import.
 pub mod prelude {
     pub use crate::config::Config;
