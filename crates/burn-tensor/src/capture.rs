@@ -28,7 +28,8 @@
 //! any device (the constants are moved there once), and on an autodiff device tracked inputs
 //! record their steps as in eager execution.
 
-use crate::{BasicOps, Device, Tensor};
+use crate::kind::Basic;
+use crate::{Device, Tensor};
 use burn_backend::{DType, TensorMetadata};
 use burn_dispatch::capture as dispatch_capture;
 use burn_dispatch::{Dispatch, DispatchTensor};
@@ -57,7 +58,7 @@ pub trait CaptureArgs: Sized {
     fn unflatten(from: &mut dyn Iterator<Item = DispatchTensor>, layout: &ArgsLayout) -> Self;
 }
 
-impl<const D: usize, K: BasicOps> CaptureArgs for Tensor<D, K> {
+impl<const D: usize, K: Basic> CaptureArgs for Tensor<D, K> {
     fn flatten(self, into: &mut Vec<DispatchTensor>) {
         into.push(self.into_primitive());
     }

@@ -1,5 +1,7 @@
-//! Tensor kinds (`Float`, `Int`, `Bool`) and the table that maps each kind-generic operation to
-//! the backend operation of each kind.
+//! Tensor kinds (`Float`, `Int`, `Bool`), the table that maps each kind-generic operation to
+//! the backend operation of each kind (`BasicOps`, `NumericOps`), and the bounds `Tensor`'s
+//! methods are written with, as Burn names them: [`Basic`] (every kind), [`Numeric`] and
+//! [`Ordered`] (`Float`, `Int`), [`FloatMath`] and [`Autodiff`] (`Float`).
 
 use crate::BridgeTensor;
 use burn_backend::ops::{BoolTensorOps, FloatTensorOps, IntTensorOps};
@@ -227,7 +229,7 @@ kind_table! {
 
 kind_table! {
     /// Operations of the numeric kinds (`Float` and `Int`).
-    pub trait Numeric: BasicOps for [Float, Int] {
+    pub trait NumericOps: BasicOps for [Float, Int] {
         /// `lhs + rhs`.
         fn add(lhs: T, rhs: T) -> T => [float_add, int_add];
         /// `lhs + scalar`.
@@ -336,3 +338,64 @@ kind_table! {
         fn select_add(tensor: T, dim: usize, indices: T, value: T) -> T => [float_select_add, int_select_add];
     }
 }
+
+kind_table! {
+    /// Float math (Burn's `FloatMathOps`): the operations behind [`FloatMath`]'s methods.
+    pub trait FloatMathOps: NumericOps for [Float] {
+        /// `e^x`.
+        fn exp(tensor: T) -> T => [float_exp];
+        /// Natural logarithm.
+        fn log(tensor: T) -> T => [float_log];
+        /// `ln(1 + x)`.
+        fn log1p(tensor: T) -> T => [float_log1p];
+        /// Square root.
+        fn sqrt(tensor: T) -> T => [float_sqrt];
+        /// Sine.
+        fn sin(tensor: T) -> T => [float_sin];
+        /// Cosine.
+        fn cos(tensor: T) -> T => [float_cos];
+        /// Tangent.
+        fn tan(tensor: T) -> T => [float_tan];
+        /// Hyperbolic sine.
+        fn sinh(tensor: T) -> T => [float_sinh];
+        /// Hyperbolic cosine.
+        fn cosh(tensor: T) -> T => [float_cosh];
+        /// Hyperbolic tangent.
+        fn tanh(tensor: T) -> T => [float_tanh];
+        /// Arc sine.
+        fn asin(tensor: T) -> T => [float_asin];
+        /// Arc cosine.
+        fn acos(tensor: T) -> T => [float_acos];
+        /// Arc tangent.
+        fn atan(tensor: T) -> T => [float_atan];
+        /// Inverse hyperbolic sine.
+        fn asinh(tensor: T) -> T => [float_asinh];
+        /// Inverse hyperbolic cosine.
+        fn acosh(tensor: T) -> T => [float_acosh];
+        /// Inverse hyperbolic tangent.
+        fn atanh(tensor: T) -> T => [float_atanh];
+        /// `atan2(lhs, rhs)`.
+        fn atan2(lhs: T, rhs: T) -> T => [float_atan2];
+    }
+}
+
+/// Every kind (`Float`, `Int`, `Bool`): the bound of the methods all tensors have.
+pub trait Basic: BasicOps {}
+impl<K: BasicOps> Basic for K {}
+
+/// The numeric kinds (`Float`, `Int`): arithmetic, sums and products, matrix products.
+pub trait Numeric: Basic + NumericOps {}
+impl<K: Basic + NumericOps> Numeric for K {}
+
+/// The kinds whose values are ordered (`Float`, `Int`): comparisons, clamping, extremes,
+/// sorting.
+pub trait Ordered: Numeric {}
+impl<K: Numeric> Ordered for K {}
+
+/// The kinds with float math (`Float`): exponentials, logarithms, trigonometry.
+pub trait FloatMath: Numeric + FloatMathOps {}
+impl<K: Numeric + FloatMathOps> FloatMath for K {}
+
+/// The kinds that carry gradients (`Float`).
+pub trait Autodiff: Basic {}
+impl Autodiff for Float {}

@@ -16,7 +16,7 @@ pub mod capture;
 mod device;
 #[cfg(feature = "cube")]
 mod device_cube;
-mod kind;
+pub mod kind;
 pub mod loss;
 pub mod module;
 pub mod quantization;
@@ -35,7 +35,7 @@ pub use burn_dispatch::burn_autodiff::{BackwardError, Gradients};
 pub use device::{Device, DeviceConfig, DeviceFilter};
 #[cfg(feature = "cube")]
 pub use device_cube::DeviceUnavailable;
-pub use kind::{BasicOps, Bool, Float, Int, Numeric, TensorKind};
+pub use kind::{BasicOps, Bool, Float, Int, TensorKind};
 pub use tensor::{ReshapeArgs, SliceArgs, Tensor, TensorCreationOptions};
 
 /// Option structs of the module operations and the backend ops traits.

@@ -2,7 +2,8 @@
 
 use super::args::TensorCreationOptions;
 use super::check;
-use crate::{BasicOps, BridgeTensor, Device, Float, TensorKind};
+use crate::kind::Basic;
+use crate::{BridgeTensor, Device, Float};
 use burn_backend::{
     DType, Element, ExecutionError, Scalar, Shape, TensorData, TensorMetadata, TensorReadError,
     get_device_settings, read_sync,
@@ -22,7 +23,7 @@ use core::marker::PhantomData;
 /// let y = x.clone().matmul(x) + 1.0;
 /// assert_eq!(y.into_data().to_vec::<f32>().unwrap(), vec![8.0, 11.0, 16.0, 23.0]);
 /// ```
-pub struct Tensor<const D: usize, K: TensorKind = Float> {
+pub struct Tensor<const D: usize, K: Basic = Float> {
     // The primitive alone, at offset 0: its kind tag (a float stored quantized or not) follows
     // from its dtype, so it is rebuilt on demand (`into_bridge`) rather than stored. A stored
     // tag put the primitive 8 bytes in, and every operation then read it back in 16-byte loads
@@ -31,7 +32,7 @@ pub struct Tensor<const D: usize, K: TensorKind = Float> {
     kind: PhantomData<K>,
 }
 
-impl<const D: usize, K: TensorKind> Clone for Tensor<D, K> {
+impl<const D: usize, K: Basic> Clone for Tensor<D, K> {
     fn clone(&self) -> Self {
         Self {
             primitive: self.primitive.clone(),
@@ -40,7 +41,7 @@ impl<const D: usize, K: TensorKind> Clone for Tensor<D, K> {
     }
 }
 
-impl<const D: usize, K: BasicOps> Tensor<D, K> {
+impl<const D: usize, K: Basic> Tensor<D, K> {
     /// A tensor from a dispatch primitive of kind `K` and rank `D`.
     #[inline]
     pub fn from_primitive(primitive: DispatchTensor) -> Self {
@@ -320,14 +321,14 @@ impl<const D: usize, K: BasicOps> Tensor<D, K> {
     }
 
     /// Wraps a result primitive of another rank or kind.
-    pub(crate) fn new_tensor<const D2: usize, K2: BasicOps>(
+    pub(crate) fn new_tensor<const D2: usize, K2: Basic>(
         primitive: DispatchTensor,
     ) -> Tensor<D2, K2> {
         Tensor::from_primitive(primitive)
     }
 }
 
-impl<const D: usize, K: BasicOps> core::fmt::Debug for Tensor<D, K> {
+impl<const D: usize, K: Basic> core::fmt::Debug for Tensor<D, K> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(
             f,

@@ -1,6 +1,7 @@
 //! `Display` for tensors: the values as nested lists, then shape, device and dtype.
 
-use crate::{BasicOps, Tensor};
+use crate::Tensor;
+use crate::kind::Basic;
 use burn_backend::{DType, TensorData};
 use core::fmt;
 
@@ -9,7 +10,7 @@ const EDGE_ITEMS: usize = 3;
 /// Dims longer than this are elided.
 const ELIDE_THRESHOLD: usize = 10;
 
-impl<const D: usize, K: BasicOps> fmt::Display for Tensor<D, K> {
+impl<const D: usize, K: Basic> fmt::Display for Tensor<D, K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let data = self.to_data();
         writeln!(f, "Tensor {{")?;

@@ -3,6 +3,7 @@
 use super::args::TensorCreationOptions;
 use super::check;
 use crate::AsIndex;
+use crate::kind::FloatMath;
 use crate::{Bool, Float, Int, Tensor};
 use burn_backend::ops::FloatTensorOps;
 use burn_backend::{
@@ -20,42 +21,64 @@ macro_rules! unary_float {
     )*};
 }
 
+/// Generates element-wise float-math methods from a table, each calling the kind's op.
+macro_rules! unary_float_math {
+    ($($(#[$doc:meta])* $name:ident;)*) => {$(
+        $(#[$doc])*
+        pub fn $name(self) -> Self {
+            Self::from_elementwise(K::$name(self.into_primitive()))
+        }
+    )*};
+}
+
+/// Float math (Burn's `kind::FloatMath`): written for the kinds that have it.
+impl<const D: usize, K: FloatMath> Tensor<D, K> {
+    unary_float_math! {
+        /// `e^x`.
+        exp;
+        /// Natural logarithm.
+        log;
+        /// `ln(1 + x)`, accurate near zero.
+        log1p;
+        /// Square root.
+        sqrt;
+        /// Sine.
+        sin;
+        /// Cosine.
+        cos;
+        /// Tangent.
+        tan;
+        /// Hyperbolic sine.
+        sinh;
+        /// Hyperbolic cosine.
+        cosh;
+        /// Hyperbolic tangent.
+        tanh;
+        /// Arc sine.
+        asin;
+        /// Arc cosine.
+        acos;
+        /// Arc tangent.
+        atan;
+        /// Inverse hyperbolic sine.
+        asinh;
+        /// Inverse hyperbolic cosine.
+        acosh;
+        /// Inverse hyperbolic tangent.
+        atanh;
+    }
+
+    /// `atan2(self, other)` element-wise (broadcasting).
+    pub fn atan2(self, other: Self) -> Self {
+        let (lhs, rhs) = Self::binary_operands("atan2", self, other);
+        Self::from_primitive(K::atan2(lhs, rhs))
+    }
+}
+
 impl<const D: usize> Tensor<D, Float> {
     unary_float! {
-        /// `e^x`.
-        exp => float_exp;
-        /// Natural logarithm.
-        log => float_log;
-        /// `ln(1 + x)`, accurate near zero.
-        log1p => float_log1p;
-        /// Square root.
-        sqrt => float_sqrt;
         /// `1 / x`.
         recip => float_recip;
-        /// Sine.
-        sin => float_sin;
-        /// Cosine.
-        cos => float_cos;
-        /// Tangent.
-        tan => float_tan;
-        /// Hyperbolic sine.
-        sinh => float_sinh;
-        /// Hyperbolic cosine.
-        cosh => float_cosh;
-        /// Hyperbolic tangent.
-        tanh => float_tanh;
-        /// Arc sine.
-        asin => float_asin;
-        /// Arc cosine.
-        acos => float_acos;
-        /// Arc tangent.
-        atan => float_atan;
-        /// Inverse hyperbolic sine.
-        asinh => float_asinh;
-        /// Inverse hyperbolic cosine.
-        acosh => float_acosh;
-        /// Inverse hyperbolic tangent.
-        atanh => float_atanh;
         /// The error function.
         erf => float_erf;
         /// Round half to even.
@@ -91,12 +114,6 @@ impl<const D: usize> Tensor<D, Float> {
             options.device.dispatch(),
             dtype,
         ))
-    }
-
-    /// `atan2(self, other)` element-wise (broadcasting).
-    pub fn atan2(self, other: Self) -> Self {
-        let (lhs, rhs) = Self::binary_operands("atan2", self, other);
-        Self::from_primitive(Dispatch::float_atan2(lhs, rhs))
     }
 
     /// `self ^ other` element-wise (broadcasting).

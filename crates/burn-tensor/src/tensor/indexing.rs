@@ -2,10 +2,11 @@
 
 use super::check;
 use crate::AsIndex;
-use crate::{BasicOps, Bool, Int, Numeric, Tensor};
+use crate::kind::{Basic, Numeric};
+use crate::{Bool, Int, Tensor};
 use burn_backend::{IndexingUpdateOp, Scalar, Shape};
 
-impl<const D: usize, K: BasicOps> Tensor<D, K> {
+impl<const D: usize, K: Basic> Tensor<D, K> {
     /// The slices at `indices` along `dim` (`torch.index_select`).
     pub fn select(self, dim: impl AsIndex, indices: Tensor<1, Int>) -> Self {
         let dim = check::dim("select", dim, D);

@@ -2,11 +2,11 @@
 //! `autodiff` feature is off).
 
 use super::base::Tensor;
-use crate::kind::BasicOps;
+use crate::kind::Basic;
 #[cfg(feature = "autodiff")]
 use {crate::BridgeTensor, burn_backend::AutodiffBackend, burn_dispatch::Dispatch};
 
-impl<const D: usize, K: BasicOps> Tensor<D, K> {
+impl<const D: usize, K: Basic> Tensor<D, K> {
     /// The same values on the inner device (no autodiff): a float tensor leaves the graph.
     /// Int and bool tensors are unchanged.
     pub fn inner(self) -> Self {

@@ -3,10 +3,11 @@
 use super::args::{ReshapeArgs, SliceArgs};
 use super::check;
 use crate::AsIndex;
-use crate::{BasicOps, Tensor};
+use crate::Tensor;
+use crate::kind::Basic;
 use burn_backend::{DType, Scalar, Shape, Slice};
 
-impl<const D: usize, K: BasicOps> Tensor<D, K> {
+impl<const D: usize, K: Basic> Tensor<D, K> {
     /// The same values in row-major order with another shape: `-1` infers one size, `0` keeps
     /// the input's size at that position.
     ///

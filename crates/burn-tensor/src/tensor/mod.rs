@@ -1,5 +1,7 @@
 //! The `Tensor` type and its methods, one family per file.
 
+#[macro_use]
+mod macros;
 mod args;
 #[cfg(feature = "autodiff")]
 mod autodiff;
@@ -14,6 +16,7 @@ mod int;
 mod layout;
 mod numeric;
 mod operators;
+mod ordered;
 mod pad;
 mod promote;
 mod quantize;

@@ -1,6 +1,7 @@
 //! `+ - * / % -x !x` on tensors, with tensors or scalars on either side.
 
-use crate::{Bool, Float, Numeric, Tensor};
+use crate::kind::Numeric;
+use crate::{Bool, Float, Tensor};
 use burn_backend::Element;
 use core::ops::{Add, Div, Mul, Neg, Not, Rem, Sub};
 

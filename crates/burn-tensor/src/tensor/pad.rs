@@ -2,7 +2,8 @@
 
 use super::args::TensorCreationOptions;
 use super::check;
-use crate::{Float, Numeric, Tensor};
+use crate::kind::Numeric;
+use crate::{Float, Tensor};
 use burn_backend::ops::PadMode;
 
 impl<const D: usize, K: Numeric> Tensor<D, K> {

@@ -1,13 +1,14 @@
 //! Triangular masks for `tril`/`triu` and the bool mask constructors.
 
 use super::check;
-use crate::{BasicOps, Bool, Tensor};
+use crate::kind::Basic;
+use crate::{Bool, Tensor};
 use burn_backend::TensorData;
 
 /// A bool mask, true where `tril` (`upper = false`) or `triu` (`upper = true`) zeroes.
 pub(crate) fn triangle_mask<const D: usize>(
     op: &str,
-    tensor: &Tensor<D, impl BasicOps>,
+    tensor: &Tensor<D, impl Basic>,
     diagonal: i64,
     upper: bool,
 ) -> Tensor<D, Bool> {
