@@ -1,7 +1,8 @@
 //! `Shape`: the sizes of a tensor's dimensions.
 
 use core::fmt;
-use core::ops::{Index, IndexMut};
+use core::ops::{Deref, DerefMut, Index, IndexMut};
+use core::slice::SliceIndex;
 use serde::{Deserialize, Serialize};
 
 /// The size of each dimension of a tensor, outermost first.
@@ -20,6 +21,41 @@ impl Shape {
     /// The number of dimensions (the rank).
     pub fn num_dims(&self) -> usize {
         self.dims.len()
+    }
+
+    /// The number of dimensions (Burn's other name of [`num_dims`](Self::num_dims)).
+    pub fn rank(&self) -> usize {
+        self.dims.len()
+    }
+
+    /// The sizes as a slice.
+    pub fn as_slice(&self) -> &[usize] {
+        &self.dims
+    }
+
+    /// The sizes as a mutable slice.
+    pub fn as_mut_slice(&mut self) -> &mut [usize] {
+        &mut self.dims
+    }
+
+    /// The sizes as a vector.
+    pub fn to_vec(&self) -> Vec<usize> {
+        self.dims.clone()
+    }
+
+    /// Appends a dimension of size `size`.
+    pub fn push(&mut self, size: usize) {
+        self.dims.push(size);
+    }
+
+    /// Inserts a dimension of size `size` at `index`.
+    pub fn insert(&mut self, index: usize, size: usize) {
+        self.dims.insert(index, size);
+    }
+
+    /// Removes the dimension at `index` and returns its size.
+    pub fn remove(&mut self, index: usize) -> usize {
+        self.dims.remove(index)
     }
 
     /// The number of elements: the product of the sizes (1 for rank 0).
@@ -94,15 +130,36 @@ impl fmt::Display for Shape {
     }
 }
 
-impl Index<usize> for Shape {
-    type Output = usize;
-    fn index(&self, index: usize) -> &usize {
+/// A shape reads as the slice of its sizes (`shape.len()`, `&shape[1..]`, `shape.iter()`).
+impl Deref for Shape {
+    type Target = [usize];
+    fn deref(&self) -> &[usize] {
+        &self.dims
+    }
+}
+
+impl DerefMut for Shape {
+    fn deref_mut(&mut self) -> &mut [usize] {
+        &mut self.dims
+    }
+}
+
+impl AsRef<[usize]> for Shape {
+    fn as_ref(&self) -> &[usize] {
+        &self.dims
+    }
+}
+
+/// `shape[i]` is a size, `shape[1..]` the sizes of a range of dimensions.
+impl<I: SliceIndex<[usize]>> Index<I> for Shape {
+    type Output = I::Output;
+    fn index(&self, index: I) -> &I::Output {
         &self.dims[index]
     }
 }
 
-impl IndexMut<usize> for Shape {
-    fn index_mut(&mut self, index: usize) -> &mut usize {
+impl<I: SliceIndex<[usize]>> IndexMut<I> for Shape {
+    fn index_mut(&mut self, index: I) -> &mut I::Output {
         &mut self.dims[index]
     }
 }

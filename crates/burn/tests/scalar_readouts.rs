@@ -59,3 +59,48 @@ fn tensor_data_accessors() {
     assert_eq!(data.try_to_vec_as::<f64>().unwrap(), [1.0, 2.0, 3.0, 4.5]);
     assert_eq!(data.try_into_vec_as::<i32>().unwrap(), [1, 2, 3, 4]);
 }
+
+#[test]
+fn data_readouts_convert_as_asked() {
+    let x = Tensor::<1>::from_floats([1.5, -2.0], &device());
+    assert_eq!(x.to_data_as::<f64>().dtype(), DType::F64);
+    assert_eq!(
+        x.to_data_dtype(DType::I32).try_to_vec::<i32>().unwrap(),
+        [1, -2]
+    );
+    assert_eq!(x.try_to_vec_as::<f64>().unwrap(), [1.5, -2.0]);
+    assert_eq!(x.try_to_data().unwrap().dtype(), DType::F32);
+    assert_eq!(
+        x.clone().into_data_as::<f64>().try_to_vec::<f64>().unwrap(),
+        [1.5, -2.0]
+    );
+    assert_eq!(x.empty_like().dims(), [2]);
+    let nonzero = x.clone().bool().into_data().try_to_vec::<bool>().unwrap();
+    assert_eq!(nonzero, [true, true]);
+    let eq = x
+        .equal_scalar(1.5)
+        .into_data()
+        .try_to_vec::<bool>()
+        .unwrap();
+    assert_eq!(eq, [true, false]);
+}
+
+#[test]
+fn shapes_read_as_slices() {
+    let shape = Tensor::<3>::zeros([2, 3, 4], &device()).shape();
+    assert_eq!(shape.rank(), 3);
+    assert_eq!(shape.len(), 3, "a shape derefs to its sizes");
+    assert_eq!(&shape[1..], &[3, 4]);
+    assert_eq!(shape.to_vec(), vec![2, 3, 4]);
+    assert_eq!(shape.as_slice().iter().product::<usize>(), 24);
+}
+
+#[test]
+fn bool_tensors_combine_with_operators() {
+    let a = Tensor::<1, Bool>::from_bool([true, true, false], &device());
+    let b = Tensor::<1, Bool>::from_bool([true, false, false], &device());
+    let read = |t: Tensor<1, Bool>| t.into_data().try_to_vec::<bool>().unwrap();
+    assert_eq!(read(a.clone() & b.clone()), [true, false, false]);
+    assert_eq!(read(a.clone() | b.clone()), [true, true, false]);
+    assert_eq!(read(a ^ b), [false, true, false]);
+}

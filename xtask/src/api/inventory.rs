@@ -305,6 +305,7 @@ fn children(docs: &Docs, r: &ItemRef, item: &Value, path: &str, out: &mut Invent
             continue;
         }
         let context = impl_context(item, imp);
+        let self_type = render::ty(&imp["for"]);
         for mid in render::list(&imp["items"]) {
             let Some(Target::Item(m)) = docs.resolve(&i.krate, mid) else {
                 continue;
@@ -315,7 +316,8 @@ fn children(docs: &Docs, r: &ItemRef, item: &Value, path: &str, out: &mut Invent
             }
             let mk = kind(member);
             let name = member["name"].as_str().unwrap_or("?").to_string();
-            let sig = format!("for {context}: {}", render::item(member, mk));
+            let sig = replace_word(&render::item(member, mk), "Self", &self_type);
+            let sig = format!("for {context}: {sig}");
             let label = if mk == "function" { "method" } else { mk };
             let slot = methods
                 .entry(name)
@@ -393,5 +395,40 @@ fn impl_context(type_item: &Value, imp: &Value) -> String {
         name
     } else {
         format!("{name}<{}>", args.join(", "))
+    }
+}
+
+/// `text` with each whole-word `word` replaced (`Self` written out as the impl's type, so that
+/// `fn(self, Self)` and `fn(self, Tensor<D, Bool>)` compare equal).
+fn replace_word(text: &str, word: &str, with: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(word) {
+        let before = rest[..i].chars().next_back();
+        let after = rest[i + word.len()..].chars().next();
+        let is_ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        out.push_str(&rest[..i]);
+        out.push_str(if is_ident(before) || is_ident(after) {
+            word
+        } else {
+            with
+        });
+        rest = &rest[i + word.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::replace_word;
+
+    #[test]
+    fn only_whole_words_are_replaced() {
+        let sig = "fn(self, Self) -> <Self as X>::SelfType";
+        assert_eq!(
+            replace_word(sig, "Self", "Tensor<D, Bool>"),
+            "fn(self, Tensor<D, Bool>) -> <Tensor<D, Bool> as X>::SelfType"
+        );
     }
 }

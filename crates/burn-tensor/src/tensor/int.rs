@@ -38,11 +38,6 @@ impl<const D: usize> Tensor<D, Int> {
         bitwise_right_shift / bitwise_right_shift_scalar;
     }
 
-    /// `true` for non-zero values.
-    pub fn bool(self) -> Tensor<D, crate::Bool> {
-        self.not_equal_elem(0)
-    }
-
     /// Bitwise not.
     pub fn bitwise_not(self) -> Self {
         Self::from_primitive(Dispatch::bitwise_not(self.into_primitive()))

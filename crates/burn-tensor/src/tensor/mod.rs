@@ -20,6 +20,7 @@ mod ordered;
 mod pad;
 mod promote;
 mod quantize;
+mod readout;
 mod triangle;
 
 pub use args::{ReshapeArgs, SliceArgs, TensorCreationOptions};

@@ -68,6 +68,11 @@ impl<const D: usize, K: Numeric> Tensor<D, K> {
         Self::full_named("ones", shape.into(), 1.into(), options.into())
     }
 
+    /// `true` for non-zero values.
+    pub fn bool(self) -> Tensor<D, crate::Bool> {
+        self.not_equal_elem(0)
+    }
+
     /// Zeros of this tensor's shape, device and dtype.
     pub fn zeros_like(&self) -> Self {
         self.full_like(0)

@@ -1,9 +1,9 @@
-//! `+ - * / % -x !x` on tensors, with tensors or scalars on either side.
+//! `+ - * / % -x` on tensors, with tensors or scalars on either side; `! & | ^` on bool tensors.
 
 use crate::kind::Numeric;
 use crate::{Bool, Float, Tensor};
 use burn_backend::Element;
-use core::ops::{Add, Div, Mul, Neg, Not, Rem, Sub};
+use core::ops::{Add, BitAnd, BitOr, BitXor, Div, Mul, Neg, Not, Rem, Sub};
 
 /// Generates `tensor op tensor` and `tensor op scalar`. The scalar impl is generic over
 /// [`Element`] so that its output type is known before a literal's type is (`x + 1.0`).
@@ -74,4 +74,22 @@ impl<const D: usize> Not for Tensor<D, Bool> {
     fn not(self) -> Self::Output {
         self.bool_not()
     }
+}
+
+/// Generates the logical operators of bool tensors from their methods.
+macro_rules! bool_operator {
+    ($($trait:ident, $method:ident => $tensor_fn:ident;)*) => {$(
+        impl<const D: usize> $trait for Tensor<D, Bool> {
+            type Output = Tensor<D, Bool>;
+            fn $method(self, rhs: Self) -> Self::Output {
+                self.$tensor_fn(rhs)
+            }
+        }
+    )*};
+}
+
+bool_operator! {
+    BitAnd, bitand => bool_and;
+    BitOr, bitor => bool_or;
+    BitXor, bitxor => bool_xor;
 }
