@@ -341,6 +341,18 @@ impl<const D: usize, K: Basic> core::fmt::Debug for Tensor<D, K> {
     }
 }
 
+/// The one value of `data` converted to `E`.
+fn scalar_of<E: Element>(data: TensorData) -> Result<E, TensorReadError> {
+    let actual = data.num_elements();
+    if actual != 1 {
+        return Err(TensorReadError::InvalidShape {
+            expected: 1,
+            actual,
+        });
+    }
+    Ok(data.try_into_vec_as::<E>()?[0])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -392,16 +404,4 @@ mod tests {
         let same = values.clone().reshape([2, 2]).unsqueeze::<2>();
         assert_eq!(same.into_data(), values.into_data());
     }
-}
-
-/// The one value of `data` converted to `E`.
-fn scalar_of<E: Element>(data: TensorData) -> Result<E, TensorReadError> {
-    let actual = data.num_elements();
-    if actual != 1 {
-        return Err(TensorReadError::InvalidShape {
-            expected: 1,
-            actual,
-        });
-    }
-    Ok(data.try_into_vec_as::<E>()?[0])
 }
