@@ -45,3 +45,55 @@ macro_rules! untracked {
         }
     )*};
 }
+
+/// The callback of `burn-ir`'s int and bool tables: every line becomes a method running the
+/// inner backend's op of the same name. Int and bool tensors are `B`'s own; a float result
+/// (`int_into_float`) is an untracked constant. A table line with a float argument has no
+/// arm here and fails to compile: its gradient must be written by hand.
+macro_rules! delegated_methods {
+    ($Enum:ident, $Trait:ident, $group:literal;
+     lazy { $( $LV:ident = $lop:ident ( $($la:ident : $lk:ident $([$lt:ty])?),* $(,)? ) -> $lout:ident => $rule:expr; )* }
+     eager { $( $EV:ident = $eop:ident ( $($ea:ident : $ek:ident $([$et:ty])?),* $(,)? ) -> $eout:ident; )* }
+    ) => {
+        $(
+            fn $lop($($la: inner_arg_ty!($lk $($lt)?)),*) -> inner_out_ty!($lout) {
+                inner_out!($lout, B::$lop($($la),*))
+            }
+        )*
+        $(
+            fn $eop($($ea: inner_arg_ty!($ek $($et)?)),*) -> inner_out_ty!($eout) {
+                inner_out!($eout, B::$eop($($ea),*))
+            }
+        )*
+    };
+}
+
+/// The inner backend's type of a table argument kind (int and bool tensors, devices, values).
+macro_rules! inner_arg_ty {
+    (I) => { burn_backend::tensor::IntTensor<B> };
+    (B) => { burn_backend::tensor::BoolTensor<B> };
+    (VecI) => { Vec<burn_backend::tensor::IntTensor<B>> };
+    (VecB) => { Vec<burn_backend::tensor::BoolTensor<B>> };
+    (OptB) => { Option<burn_backend::tensor::BoolTensor<B>> };
+    (Dev) => { &burn_backend::tensor::Device<B> };
+    (Val $t:ty) => { $t };
+    (Slice $t:ty) => { &[$t] };
+}
+
+/// The result type of a table output kind, as `Autodiff<B, C>` returns it.
+macro_rules! inner_out_ty {
+    (F) => { $crate::AutodiffTensor<B> };
+    (I) => { burn_backend::tensor::IntTensor<B> };
+    (B) => { burn_backend::tensor::BoolTensor<B> };
+    (II) => { (burn_backend::tensor::IntTensor<B>, burn_backend::tensor::IntTensor<B>) };
+}
+
+/// The inner backend's result, a float one made an untracked constant.
+macro_rules! inner_out {
+    (F, $x:expr) => {
+        $crate::AutodiffTensor::new($x)
+    };
+    ($kind:ident, $x:expr) => {
+        $x
+    };
+}

@@ -29,41 +29,16 @@ impl BoolTensorOps<Self> for Dispatch {
     fn bool_to_device(tensor: T, device: &DispatchDevice) -> T {
         super::transfer::bool_to_device(tensor, device)
     }
-    fn bool_cat(tensors: Vec<T>, dim: usize) -> T {
-        let route = tensors
-            .iter()
-            .find(|t| t.is_recording())
-            .unwrap_or(&tensors[0]);
-        dispatch!(route, E, B => E::wrap_bool(B::bool_cat(convert_in!(E, bools, tensors), dim)))
-    }
+    // Every other operation of the table routes on its tensors.
+    burn_ir::bool_operations!(routed_methods);
 
+    // Composites the table leaves to their parts (recorded decomposed), routed whole here so
+    // that a backend's own kernel runs.
     forward! {
-        fn bool_into_int(tensor: T => bool, out_dtype: IntDType => val) -> T => int;
-        fn bool_into_float(tensor: T => bool, out_dtype: FloatDType => val) -> T => float;
-        fn bool_swap_dims(tensor: T => bool, dim1: usize => val, dim2: usize => val) -> T => bool;
-        fn bool_transpose(tensor: T => bool) -> T => bool;
-        fn bool_permute(tensor: T => bool, axes: &[usize] => val) -> T => bool;
-        fn bool_flip(tensor: T => bool, axes: &[usize] => val) -> T => bool;
-        fn bool_reshape(tensor: T => bool, shape: Shape => val) -> T => bool;
-        fn bool_expand(tensor: T => bool, shape: Shape => val) -> T => bool;
-        fn bool_slice(tensor: T => bool, slices: &[Slice] => val) -> T => bool;
-        fn bool_slice_assign(tensor: T => bool, slices: &[Slice] => val, value: T => bool) -> T => bool;
-        fn bool_repeat_dim(tensor: T => bool, dim: usize => val, times: usize => val) -> T => bool;
-        fn bool_gather[tensor](dim: usize => val, tensor: T => bool, indices: T => int) -> T => bool;
-        fn bool_select(tensor: T => bool, dim: usize => val, indices: T => int) -> T => bool;
-        fn bool_mask_where(tensor: T => bool, mask: T => bool, value: T => bool) -> T => bool;
-        fn bool_mask_fill(tensor: T => bool, mask: T => bool, value: Scalar => val) -> T => bool;
-        fn bool_equal(lhs: T => bool, rhs: T => bool) -> T => bool;
-        fn bool_not_equal(lhs: T => bool, rhs: T => bool) -> T => bool;
-        fn bool_equal_elem(lhs: T => bool, rhs: Scalar => val) -> T => bool;
-        fn bool_not(tensor: T => bool) -> T => bool;
-        fn bool_and(lhs: T => bool, rhs: T => bool) -> T => bool;
-        fn bool_or(lhs: T => bool, rhs: T => bool) -> T => bool;
-        fn bool_xor(lhs: T => bool, rhs: T => bool) -> T => bool;
-        fn bool_any(tensor: T => bool) -> T => bool;
-        fn bool_any_dim(tensor: T => bool, dim: usize => val) -> T => bool;
-        fn bool_all(tensor: T => bool) -> T => bool;
-        fn bool_all_dim(tensor: T => bool, dim: usize => val) -> T => bool;
-        fn bool_argwhere(tensor: T => bool) -> T => int;
+        fn bool_equal_elem(lhs: B, rhs: Val[Scalar]) -> B;
+        fn bool_any(tensor: B) -> B;
+        fn bool_any_dim(tensor: B, dim: Val[usize]) -> B;
+        fn bool_all(tensor: B) -> B;
+        fn bool_all_dim(tensor: B, dim: Val[usize]) -> B;
     }
 }

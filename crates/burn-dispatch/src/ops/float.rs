@@ -90,35 +90,35 @@ impl FloatTensorOps<Self> for Dispatch {
         {
             return dispatch!(&tensors[0], E, B => E::wrap_quantized(B::q_cat(tensors.into_iter().map(E::quantized).collect(), dim)));
         }
-        forward!(@body float_cat [first] (tensors => floats, dim => val) -> float)
+        forward!(@body float_cat (tensors => VecF, dim => Val) -> F)
     }
 
     // Layout ops keep a quantized tensor quantized (its integer values move, its scales
     // follow); every other float op dequantizes a quantized argument first.
     forward_quantized! {
-        fn float_swap_dims(tensor: T => float, dim1: usize => val, dim2: usize => val) -> T => float | q_swap_dims[tensor](tensor => quantized, dim1 => val, dim2 => val);
-        fn float_transpose(tensor: T => float) -> T => float | q_transpose[tensor](tensor => quantized);
-        fn float_permute(tensor: T => float, axes: &[usize] => val) -> T => float | q_permute[tensor](tensor => quantized, axes => val);
-        fn float_flip(tensor: T => float, axes: &[usize] => val) -> T => float | q_flip[tensor](tensor => quantized, axes => val);
-        fn float_reshape(tensor: T => float, shape: Shape => val) -> T => float | q_reshape[tensor](tensor => quantized, shape => val);
-        fn float_expand(tensor: T => float, shape: Shape => val) -> T => float | q_expand[tensor](tensor => quantized, shape => val);
-        fn float_slice(tensor: T => float, slices: &[Slice] => val) -> T => float | q_slice[tensor](tensor => quantized, slices => val);
-        fn float_repeat_dim(tensor: T => float, dim: usize => val, times: usize => val) -> T => float | q_repeat_dim[tensor](tensor => quantized, dim => val, times => val);
-        fn float_gather[tensor](dim: usize => val, tensor: T => float, indices: T => int) -> T => float | q_gather[tensor](dim => val, tensor => quantized, indices => int);
-        fn float_select(tensor: T => float, dim: usize => val, indices: T => int) -> T => float | q_select[tensor](tensor => quantized, dim => val, indices => int);
+        fn float_swap_dims(tensor: F, dim1: Val[usize], dim2: Val[usize]) -> F | q_swap_dims[tensor](tensor => Q, dim1 => Val, dim2 => Val);
+        fn float_transpose(tensor: F) -> F | q_transpose[tensor](tensor => Q);
+        fn float_permute(tensor: F, axes: Slice[usize]) -> F | q_permute[tensor](tensor => Q, axes => Val);
+        fn float_flip(tensor: F, axes: Slice[usize]) -> F | q_flip[tensor](tensor => Q, axes => Val);
+        fn float_reshape(tensor: F, shape: Val[Shape]) -> F | q_reshape[tensor](tensor => Q, shape => Val);
+        fn float_expand(tensor: F, shape: Val[Shape]) -> F | q_expand[tensor](tensor => Q, shape => Val);
+        fn float_slice(tensor: F, slices: Slice[Slice]) -> F | q_slice[tensor](tensor => Q, slices => Val);
+        fn float_repeat_dim(tensor: F, dim: Val[usize], times: Val[usize]) -> F | q_repeat_dim[tensor](tensor => Q, dim => Val, times => Val);
+        fn float_gather(dim: Val[usize], tensor: F, indices: I) -> F | q_gather[tensor](dim => Val, tensor => Q, indices => I);
+        fn float_select(tensor: F, dim: Val[usize], indices: I) -> F | q_select[tensor](tensor => Q, dim => Val, indices => I);
     }
 
     fn float_argmax(tensor: T, dim: usize) -> T {
         if super::is_quantized(&tensor) {
             return dispatch!(&tensor, E, B => E::wrap_int(B::q_argmax(E::quantized(tensor), dim)));
         }
-        forward!(@body float_argmax [] (tensor => float, dim => val) -> int)
+        forward!(@body float_argmax (tensor => F, dim => Val) -> I)
     }
     fn float_argmin(tensor: T, dim: usize) -> T {
         if super::is_quantized(&tensor) {
             return dispatch!(&tensor, E, B => E::wrap_int(B::q_argmin(E::quantized(tensor), dim)));
         }
-        forward!(@body float_argmin [] (tensor => float, dim => val) -> int)
+        forward!(@body float_argmin (tensor => F, dim => Val) -> I)
     }
     /// A quantized operand goes to `q_matmul` (integer products where the backend has them),
     /// unless a float operand is on an autodiff device: the quantized side is then
@@ -129,99 +129,19 @@ impl FloatTensorOps<Self> for Dispatch {
             let route = if rhs.is_recording() { &rhs } else { &lhs };
             return dispatch!(route, E, B => E::wrap_primitive(B::q_matmul(E::primitive(lhs), E::primitive(rhs))));
         }
-        forward!(@body float_matmul [] (lhs => float, rhs => float) -> float)
+        forward!(@body float_matmul (lhs => F, rhs => F) -> F)
     }
 
+    // Every other operation of the table routes on its tensors.
+    burn_ir::float_operations!(routed_methods);
+
+    // Composites the table leaves to their parts (recorded decomposed), routed whole here so
+    // that a backend's own kernel runs.
     forward! {
-        fn float_into_int(tensor: T => float, out_dtype: IntDType => val) -> T => int;
-        fn float_cast(tensor: T => float, dtype: FloatDType => val) -> T => float;
-        fn float_add(lhs: T => float, rhs: T => float) -> T => float;
-        fn float_add_scalar(lhs: T => float, rhs: Scalar => val) -> T => float;
-        fn float_sub(lhs: T => float, rhs: T => float) -> T => float;
-        fn float_sub_scalar(lhs: T => float, rhs: Scalar => val) -> T => float;
-        fn float_mul(lhs: T => float, rhs: T => float) -> T => float;
-        fn float_mul_scalar(lhs: T => float, rhs: Scalar => val) -> T => float;
-        fn float_div(lhs: T => float, rhs: T => float) -> T => float;
-        fn float_div_scalar(lhs: T => float, rhs: Scalar => val) -> T => float;
-        fn float_remainder(lhs: T => float, rhs: T => float) -> T => float;
-        fn float_remainder_scalar(lhs: T => float, rhs: Scalar => val) -> T => float;
-        fn float_powf(lhs: T => float, rhs: T => float) -> T => float;
-        fn float_powf_scalar(lhs: T => float, rhs: Scalar => val) -> T => float;
-        fn float_powi(lhs: T => float, rhs: T => int) -> T => float;
-        fn float_powi_scalar(lhs: T => float, rhs: Scalar => val) -> T => float;
-        fn float_recip(tensor: T => float) -> T => float;
-        fn float_exp(tensor: T => float) -> T => float;
-        fn float_log(tensor: T => float) -> T => float;
-        fn float_log1p(tensor: T => float) -> T => float;
-        fn float_sqrt(tensor: T => float) -> T => float;
-        fn float_abs(tensor: T => float) -> T => float;
-        fn float_neg(tensor: T => float) -> T => float;
-        fn float_cos(tensor: T => float) -> T => float;
-        fn float_sin(tensor: T => float) -> T => float;
-        fn float_tan(tensor: T => float) -> T => float;
-        fn float_cosh(tensor: T => float) -> T => float;
-        fn float_sinh(tensor: T => float) -> T => float;
-        fn float_tanh(tensor: T => float) -> T => float;
-        fn float_asin(tensor: T => float) -> T => float;
-        fn float_acos(tensor: T => float) -> T => float;
-        fn float_atan(tensor: T => float) -> T => float;
-        fn float_asinh(tensor: T => float) -> T => float;
-        fn float_acosh(tensor: T => float) -> T => float;
-        fn float_atanh(tensor: T => float) -> T => float;
-        fn float_atan2(lhs: T => float, rhs: T => float) -> T => float;
-        fn float_erf(tensor: T => float) -> T => float;
-        fn float_round(tensor: T => float) -> T => float;
-        fn float_floor(tensor: T => float) -> T => float;
-        fn float_ceil(tensor: T => float) -> T => float;
-        fn float_trunc(tensor: T => float) -> T => float;
-        fn float_sign(tensor: T => float) -> T => float;
-        fn float_is_nan(tensor: T => float) -> T => bool;
-        fn float_is_inf(tensor: T => float) -> T => bool;
-        fn float_clamp(tensor: T => float, min: Scalar => val, max: Scalar => val) -> T => float;
-        fn float_clamp_min(tensor: T => float, min: Scalar => val) -> T => float;
-        fn float_clamp_max(tensor: T => float, max: Scalar => val) -> T => float;
-        fn float_slice_assign(tensor: T => float, slices: &[Slice] => val, value: T => float) -> T => float;
-        fn float_scatter[tensor](dim: usize => val, tensor: T => float, indices: T => int, value: T => float, update: IndexingUpdateOp => val) -> T => float;
-        fn float_select_add(tensor: T => float, dim: usize => val, indices: T => int, value: T => float) -> T => float;
-        fn float_mask_where(tensor: T => float, mask: T => bool, value: T => float) -> T => float;
-        fn float_mask_fill(tensor: T => float, mask: T => bool, value: Scalar => val) -> T => float;
-        fn float_equal(lhs: T => float, rhs: T => float) -> T => bool;
-        fn float_equal_elem(lhs: T => float, rhs: Scalar => val) -> T => bool;
-        fn float_not_equal(lhs: T => float, rhs: T => float) -> T => bool;
-        fn float_not_equal_elem(lhs: T => float, rhs: Scalar => val) -> T => bool;
-        fn float_greater(lhs: T => float, rhs: T => float) -> T => bool;
-        fn float_greater_elem(lhs: T => float, rhs: Scalar => val) -> T => bool;
-        fn float_greater_equal(lhs: T => float, rhs: T => float) -> T => bool;
-        fn float_greater_equal_elem(lhs: T => float, rhs: Scalar => val) -> T => bool;
-        fn float_lower(lhs: T => float, rhs: T => float) -> T => bool;
-        fn float_lower_elem(lhs: T => float, rhs: Scalar => val) -> T => bool;
-        fn float_lower_equal(lhs: T => float, rhs: T => float) -> T => bool;
-        fn float_lower_equal_elem(lhs: T => float, rhs: Scalar => val) -> T => bool;
-        fn float_sum(tensor: T => float) -> T => float;
-        fn float_sum_dim(tensor: T => float, dim: usize => val) -> T => float;
-        fn float_prod(tensor: T => float) -> T => float;
-        fn float_prod_dim(tensor: T => float, dim: usize => val) -> T => float;
-        fn float_mean(tensor: T => float) -> T => float;
-        fn float_mean_dim(tensor: T => float, dim: usize => val) -> T => float;
-        fn float_max(tensor: T => float) -> T => float;
-        fn float_max_dim(tensor: T => float, dim: usize => val) -> T => float;
-        fn float_max_dim_with_indices(tensor: T => float, dim: usize => val) -> (T, T) => float_int;
-        fn float_min(tensor: T => float) -> T => float;
-        fn float_min_dim(tensor: T => float, dim: usize => val) -> T => float;
-        fn float_min_dim_with_indices(tensor: T => float, dim: usize => val) -> (T, T) => float_int;
-        fn float_max_abs(tensor: T => float) -> T => float;
-        fn float_max_abs_dim(tensor: T => float, dim: usize => val) -> T => float;
-        fn float_any(tensor: T => float) -> T => bool;
-        fn float_any_dim(tensor: T => float, dim: usize => val) -> T => bool;
-        fn float_all(tensor: T => float) -> T => bool;
-        fn float_all_dim(tensor: T => float, dim: usize => val) -> T => bool;
-        fn float_cumsum(tensor: T => float, dim: usize => val) -> T => float;
-        fn float_cumprod(tensor: T => float, dim: usize => val) -> T => float;
-        fn float_cummin(tensor: T => float, dim: usize => val) -> T => float;
-        fn float_cummax(tensor: T => float, dim: usize => val) -> T => float;
-        fn float_sort(tensor: T => float, dim: usize => val, descending: bool => val) -> T => float;
-        fn float_sort_with_indices(tensor: T => float, dim: usize => val, descending: bool => val) -> (T, T) => float_int;
-        fn float_argsort(tensor: T => float, dim: usize => val, descending: bool => val) -> T => int;
-        fn float_topk_with_indices(tensor: T => float, k: usize => val, dim: usize => val) -> (T, T) => float_int;
+        fn float_any(tensor: F) -> B;
+        fn float_any_dim(tensor: F, dim: Val[usize]) -> B;
+        fn float_all(tensor: F) -> B;
+        fn float_all_dim(tensor: F, dim: Val[usize]) -> B;
+        fn float_topk_with_indices(tensor: F, k: Val[usize], dim: Val[usize]) -> FI;
     }
 }

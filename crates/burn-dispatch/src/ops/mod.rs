@@ -1,79 +1,98 @@
 //! The `Dispatch` implementation of the backend contract, written once against the generated
 //! `dispatch!` / `dispatch_device!` macros (never naming a backend).
 //!
-//! `forward!` writes the common case: route on the first argument, convert each argument by
-//! its marker (`float`, `int`, `bool`, `val` as is, `floats` a `Vec`, `opt_float` an
-//! `Option`, `device`), convert the result likewise.
+//! Most methods are generated from `burn-ir`'s operation tables (the one list of backend
+//! operations): `routed_methods!` is the tables' callback, and writes each line with
+//! `forward!` unless `routed_by_hand!` names it. The methods written by hand are those whose
+//! routing is not "the first tensor argument": creation on a device, reads, transfers,
+//! gradient flags, and the float operations that keep quantized tensors quantized.
+//!
+//! Arguments and results are described by the tables' kinds: `F`, `I`, `B`, `Q` (a float,
+//! int, bool or quantized tensor), `OptF`, `OptB`, `VecF`, `VecI`, `VecB`, `VecQ`, `Dev`,
+//! `Val[T]` and `Slice[T]` (a `&[T]`); results also `FI`, `II` (pairs) and, for the
+//! normalizations, `NormGrads` and `BatchNorm`.
+
+/// The parameter type of an argument kind.
+macro_rules! arg_ty {
+    (Q) => { DispatchTensor };
+    (VecQ) => { Vec<DispatchTensor> };
+    ($kind:ident $($t:ty)?) => { burn_ir::record_arg_ty!($kind $($t)?; DispatchTensor, DispatchDevice) };
+}
+
+/// The return type of a result kind.
+macro_rules! out_ty {
+    (Q) => { DispatchTensor };
+    (NormGrads) => { burn_backend::ops::NormGrads<Dispatch> };
+    (BatchNorm) => { burn_backend::ops::BatchNormOutput<Dispatch> };
+    ($kind:ident) => { burn_ir::record_out_ty!($kind; DispatchTensor) };
+}
 
 /// Converts a dispatch-level argument into the routed backend's.
 macro_rules! convert_in {
-    ($E:ident, float, $x:expr) => {
+    ($E:ident, F, $x:expr) => {
         $E::float($x)
     };
-    ($E:ident, int, $x:expr) => {
+    ($E:ident, I, $x:expr) => {
         $E::int($x)
     };
-    ($E:ident, bool, $x:expr) => {
+    ($E:ident, B, $x:expr) => {
         $E::bool($x)
     };
-    ($E:ident, val, $x:expr) => {
-        $x
-    };
-    ($E:ident, floats, $x:expr) => {
-        $x.into_iter().map($E::float).collect()
-    };
-    ($E:ident, ints, $x:expr) => {
-        $x.into_iter().map($E::int).collect()
-    };
-    ($E:ident, bools, $x:expr) => {
-        $x.into_iter().map($E::bool).collect()
-    };
-    ($E:ident, opt_float, $x:expr) => {
-        $x.map($E::float)
-    };
-    ($E:ident, opt_bool, $x:expr) => {
-        $x.map($E::bool)
-    };
-    ($E:ident, device, $x:expr) => {
-        &$E::device($x)
-    };
-    ($E:ident, quantized, $x:expr) => {
+    ($E:ident, Q, $x:expr) => {
         $E::quantized($x)
     };
-    ($E:ident, quantizeds, $x:expr) => {
+    ($E:ident, OptF, $x:expr) => {
+        $x.map($E::float)
+    };
+    ($E:ident, OptB, $x:expr) => {
+        $x.map($E::bool)
+    };
+    ($E:ident, VecF, $x:expr) => {
+        $x.into_iter().map($E::float).collect()
+    };
+    ($E:ident, VecI, $x:expr) => {
+        $x.into_iter().map($E::int).collect()
+    };
+    ($E:ident, VecB, $x:expr) => {
+        $x.into_iter().map($E::bool).collect()
+    };
+    ($E:ident, VecQ, $x:expr) => {
         $x.into_iter().map($E::quantized).collect()
+    };
+    ($E:ident, Dev, $x:expr) => {
+        &$E::device($x)
+    };
+    ($E:ident, Val, $x:expr) => {
+        $x
+    };
+    ($E:ident, Slice, $x:expr) => {
+        $x
     };
 }
 
 /// Converts a routed backend's result into the dispatch-level one.
 macro_rules! convert_out {
-    ($E:ident, float, $x:expr) => {
+    ($E:ident, F, $x:expr) => {
         $E::wrap_float($x)
     };
-    ($E:ident, int, $x:expr) => {
+    ($E:ident, I, $x:expr) => {
         $E::wrap_int($x)
     };
-    ($E:ident, bool, $x:expr) => {
+    ($E:ident, B, $x:expr) => {
         $E::wrap_bool($x)
     };
-    ($E:ident, val, $x:expr) => {
-        $x
+    ($E:ident, Q, $x:expr) => {
+        $E::wrap_quantized($x)
     };
-    ($E:ident, float_int, $x:expr) => {{
+    ($E:ident, FI, $x:expr) => {{
         let (a, b) = $x;
         ($E::wrap_float(a), $E::wrap_int(b))
     }};
-    ($E:ident, int_int, $x:expr) => {{
+    ($E:ident, II, $x:expr) => {{
         let (a, b) = $x;
         ($E::wrap_int(a), $E::wrap_int(b))
     }};
-    ($E:ident, device, $x:expr) => {
-        $E::wrap_device($x)
-    };
-    ($E:ident, quantized, $x:expr) => {
-        $E::wrap_quantized($x)
-    };
-    ($E:ident, batch_norm_output, $x:expr) => {{
+    ($E:ident, BatchNorm, $x:expr) => {{
         let out = $x;
         burn_backend::ops::BatchNormOutput {
             output: $E::wrap_float(out.output),
@@ -81,7 +100,7 @@ macro_rules! convert_out {
             var: $E::wrap_float(out.var),
         }
     }};
-    ($E:ident, norm_grads, $x:expr) => {{
+    ($E:ident, NormGrads, $x:expr) => {{
         let grads = $x;
         burn_backend::ops::NormGrads {
             x_grad: $E::wrap_float(grads.x_grad),
@@ -95,13 +114,13 @@ macro_rules! convert_out {
 /// autodiff tensors, plain ones constants; other kinds are the inner backend's already).
 #[cfg(feature = "autodiff")]
 macro_rules! convert_in_ad {
-    ($E:ident, float, $x:expr) => {
+    ($E:ident, F, $x:expr) => {
         $E::autodiff($x)
     };
-    ($E:ident, floats, $x:expr) => {
+    ($E:ident, VecF, $x:expr) => {
         $x.into_iter().map($E::autodiff).collect()
     };
-    ($E:ident, opt_float, $x:expr) => {
+    ($E:ident, OptF, $x:expr) => {
         $x.map($E::autodiff)
     };
     ($E:ident, $kind:ident, $x:expr) => {
@@ -113,14 +132,14 @@ macro_rules! convert_in_ad {
 /// `$s`, the strategy they were computed under.
 #[cfg(feature = "autodiff")]
 macro_rules! convert_out_ad {
-    ($E:ident, float, $s:expr, $x:expr) => {
+    ($E:ident, F, $s:expr, $x:expr) => {
         $E::wrap_autodiff($x, $s)
     };
-    ($E:ident, float_int, $s:expr, $x:expr) => {{
+    ($E:ident, FI, $s:expr, $x:expr) => {{
         let (a, b) = $x;
         ($E::wrap_autodiff(a, $s), $E::wrap_int(b))
     }};
-    ($E:ident, batch_norm_output, $s:expr, $x:expr) => {{
+    ($E:ident, BatchNorm, $s:expr, $x:expr) => {{
         let out = $x;
         burn_backend::ops::BatchNormOutput {
             output: $E::wrap_autodiff(out.output, $s),
@@ -128,7 +147,7 @@ macro_rules! convert_out_ad {
             var: $E::wrap_autodiff(out.var, $s),
         }
     }};
-    ($E:ident, norm_grads, $s:expr, $x:expr) => {{
+    ($E:ident, NormGrads, $s:expr, $x:expr) => {{
         let grads = $x;
         burn_backend::ops::NormGrads {
             x_grad: $E::wrap_autodiff(grads.x_grad, $s),
@@ -145,13 +164,13 @@ macro_rules! convert_out_ad {
 /// autodiff device).
 #[cfg(feature = "autodiff")]
 macro_rules! strategy_of {
-    (float, $x:expr) => {
+    (F, $x:expr) => {
         $x.checkpointing()
     };
-    (floats, $x:expr) => {
+    (VecF, $x:expr) => {
         $crate::merge_strategies($x.iter().map(|t| t.checkpointing()))
     };
-    (opt_float, $x:expr) => {
+    (OptF, $x:expr) => {
         $x.as_ref().and_then(|t| t.checkpointing())
     };
     ($kind:ident, $x:expr) => {
@@ -159,95 +178,166 @@ macro_rules! strategy_of {
     };
 }
 
-/// Writes ops that route on their first argument (see the module docs).
-/// Routing happens on the first argument, or on the one named in brackets after the op name
-/// (`fn float_gather[tensor](dim: usize => val, …)`). When a float argument comes from an
-/// autodiff device, the op runs on `Autodiff<B, C>` of its strategy instead of `B`.
-macro_rules! forward {
-    ($(
-        fn $op:ident $([$route:ident])? ($first:ident: $fty:ty => $fk:ident $(, $arg:ident: $aty:ty => $ak:ident)* $(,)?)
-            -> $rty:ty => $rk:ident;
-    )*) => {$(
-        fn $op($first: $fty $(, $arg: $aty)*) -> $rty {
-            forward!(@body $op [$($route)?] ($first => $fk $(, $arg => $ak)*) -> $rk)
-        }
-    )*};
-    (@body $op:ident [$($route:ident)?] ($first:ident => $fk:ident $(, $arg:ident => $ak:ident)*) -> $rk:ident) => {{
-        // A tensor being captured takes the op to the recording, whatever the other arguments.
-        let route: &DispatchTensor = recording_arg!($fk, &$first)
-            $(.or(recording_arg!($ak, &$arg)))*
-            .unwrap_or(&route_arg!($($route)?; $first));
-        dispatch!(route, E, B => {
-            #[cfg(feature = "autodiff")]
-            if let Some(strategy) = $crate::merge_strategies([
-                strategy_of!($fk, &$first) $(, strategy_of!($ak, &$arg))*
-            ]) {
-                return $crate::with_checkpointing!(strategy, S => {
-                    type A = $crate::__private::Autodiff<B, S>;
-                    convert_out_ad!(
-                        E,
-                        $rk,
-                        strategy,
-                        A::$op(convert_in_ad!(E, $fk, $first) $(, convert_in_ad!(E, $ak, $arg))*)
-                    )
-                });
-            }
-            convert_out!(
-                E,
-                $rk,
-                B::$op(convert_in!(E, $fk, $first) $(, convert_in!(E, $ak, $arg))*)
-            )
-        })
-    }};
-}
-
 /// The argument, when it is a tensor being captured.
 macro_rules! recording_arg {
-    (float, $x:expr) => {
-        Some($x).filter(|t: &&DispatchTensor| t.is_recording())
+    (Val, $x:expr) => {
+        Option::<&DispatchTensor>::None
     };
-    (int, $x:expr) => {
-        recording_arg!(float, $x)
+    (Slice, $x:expr) => {
+        Option::<&DispatchTensor>::None
     };
-    (bool, $x:expr) => {
-        recording_arg!(float, $x)
+    (Dev, $x:expr) => {
+        Option::<&DispatchTensor>::None
     };
-    (floats, $x:expr) => {
+    (VecF, $x:expr) => {
         $x.iter().find(|t| t.is_recording())
     };
-    (ints, $x:expr) => {
-        recording_arg!(floats, $x)
+    (VecI, $x:expr) => {
+        recording_arg!(VecF, $x)
     };
-    (bools, $x:expr) => {
-        recording_arg!(floats, $x)
+    (VecB, $x:expr) => {
+        recording_arg!(VecF, $x)
     };
-    (opt_float, $x:expr) => {
-        $x.as_ref().filter(|t| t.is_recording())
+    (VecQ, $x:expr) => {
+        recording_arg!(VecF, $x)
     };
-    (opt_bool, $x:expr) => {
-        recording_arg!(opt_float, $x)
+    ($kind:ident, $x:expr) => {
+        tensor_arg!($kind, $x).filter(|t| t.is_recording())
+    };
+}
+
+/// The argument's first tensor, if it holds any.
+macro_rules! tensor_arg {
+    (F, $x:expr) => {
+        Some($x)
+    };
+    (I, $x:expr) => {
+        Some($x)
+    };
+    (B, $x:expr) => {
+        Some($x)
+    };
+    (Q, $x:expr) => {
+        Some($x)
+    };
+    (OptF, $x:expr) => {
+        $x.as_ref()
+    };
+    (OptB, $x:expr) => {
+        $x.as_ref()
+    };
+    (VecF, $x:expr) => {
+        $x.first()
+    };
+    (VecI, $x:expr) => {
+        $x.first()
+    };
+    (VecB, $x:expr) => {
+        $x.first()
+    };
+    (VecQ, $x:expr) => {
+        $x.first()
     };
     ($kind:ident, $x:expr) => {
         Option::<&DispatchTensor>::None
     };
 }
 
+/// Writes methods that route on their tensor arguments, one line each in the tables' form:
+/// `fn name(arg: Kind, arg: Val[Type], …) -> Kind;`. The op runs on the backend of the first
+/// tensor being captured, else of the first tensor argument; when a float argument comes
+/// from an autodiff device, on `Autodiff<B, C>` of its strategy instead of `B`.
+macro_rules! forward {
+    ($(
+        fn $op:ident($($arg:ident: $k:ident $([$t:ty])?),* $(,)?) -> $out:ident;
+    )*) => {$(
+        fn $op($($arg: arg_ty!($k $($t)?)),*) -> out_ty!($out) {
+            forward!(@body $op ($($arg => $k),*) -> $out)
+        }
+    )*};
+    (@body $op:ident ($($arg:ident => $k:ident),*) -> $out:ident) => {{
+        // A tensor being captured takes the op to the recording, whatever the other arguments.
+        let route: &DispatchTensor = None
+            $(.or(recording_arg!($k, &$arg)))*
+            $(.or(tensor_arg!($k, &$arg)))*
+            .unwrap_or_else(|| panic!("{}: no tensor to run on (an empty list?)", stringify!($op)));
+        dispatch!(route, E, B => {
+            #[cfg(feature = "autodiff")]
+            if let Some(strategy) = $crate::merge_strategies([$(strategy_of!($k, &$arg)),*]) {
+                return $crate::with_checkpointing!(strategy, S => {
+                    type A = $crate::__private::Autodiff<B, S>;
+                    convert_out_ad!(E, $out, strategy, A::$op($(convert_in_ad!(E, $k, $arg)),*))
+                });
+            }
+            convert_out!(E, $out, B::$op($(convert_in!(E, $k, $arg)),*))
+        })
+    }};
+}
+
+/// The callback of `burn-ir`'s tables: every line becomes a `forward!` method unless
+/// `routed_by_hand!` names it.
+macro_rules! routed_methods {
+    ($Enum:ident, $Trait:ident, $group:literal;
+     lazy { $( $LV:ident = $lop:ident ( $($la:ident : $lk:ident $([$lt:ty])?),* $(,)? ) -> $lout:ident => $rule:expr; )* }
+     eager { $( $EV:ident = $eop:ident ( $($ea:ident : $ek:ident $([$et:ty])?),* $(,)? ) -> $eout:ident; )* }
+    ) => {
+        $( routed_by_hand! { $lop($($la: $lk $([$lt])?),*) -> $lout; } )*
+        $( routed_by_hand! { $eop($($ea: $ek $([$et])?),*) -> $eout; } )*
+    };
+}
+
+/// The table operations whose `Dispatch` methods are written by hand (an arm each, giving
+/// nothing); every other line goes to `forward!`. Creation routes on a device (and wraps a
+/// float for an autodiff device); the float layout ops, `float_cat`, `float_arg{max,min}` and
+/// `float_matmul` keep quantized tensors quantized.
+macro_rules! routed_by_hand {
+    (float_random $($t:tt)*) => {};
+    (float_empty $($t:tt)*) => {};
+    (float_zeros $($t:tt)*) => {};
+    (float_ones $($t:tt)*) => {};
+    (float_full $($t:tt)*) => {};
+    (int_random $($t:tt)*) => {};
+    (int_empty $($t:tt)*) => {};
+    (int_zeros $($t:tt)*) => {};
+    (int_ones $($t:tt)*) => {};
+    (int_full $($t:tt)*) => {};
+    (int_arange_step $($t:tt)*) => {};
+    (bool_empty $($t:tt)*) => {};
+    (bool_zeros $($t:tt)*) => {};
+    (bool_ones $($t:tt)*) => {};
+    (float_swap_dims $($t:tt)*) => {};
+    (float_transpose $($t:tt)*) => {};
+    (float_permute $($t:tt)*) => {};
+    (float_flip $($t:tt)*) => {};
+    (float_reshape $($t:tt)*) => {};
+    (float_expand $($t:tt)*) => {};
+    (float_slice $($t:tt)*) => {};
+    (float_repeat_dim $($t:tt)*) => {};
+    (float_gather $($t:tt)*) => {};
+    (float_select $($t:tt)*) => {};
+    (float_cat $($t:tt)*) => {};
+    (float_argmax $($t:tt)*) => {};
+    (float_argmin $($t:tt)*) => {};
+    (float_matmul $($t:tt)*) => {};
+    ($($line:tt)*) => { forward! { fn $($line)* } };
+}
+
 /// Writes float layout ops that keep a quantized tensor quantized: when the argument named in
-/// brackets after the quantized op is quantized, that op runs (arguments converted by their
-/// markers, the tensor by `quantized`); otherwise the float op is forwarded as by `forward!`
+/// brackets after the quantized op is quantized, that op runs (its arguments converted by
+/// their kinds, the tensor by `Q`); otherwise the float op is forwarded as by `forward!`
 /// (which dequantizes any other quantized argument).
 macro_rules! forward_quantized {
     ($(
-        fn $op:ident $([$route:ident])? ($first:ident: $fty:ty => $fk:ident $(, $arg:ident: $aty:ty => $ak:ident)* $(,)?)
-            -> T => float | $qop:ident[$q:ident]($($qarg:ident => $qk:ident),* $(,)?);
+        fn $op:ident($($arg:ident: $k:ident $([$t:ty])?),* $(,)?) -> F
+            | $qop:ident[$q:ident]($($qarg:ident => $qk:ident),* $(,)?);
     )*) => {$(
-        fn $op($first: $fty $(, $arg: $aty)*) -> T {
+        fn $op($($arg: arg_ty!($k $($t)?)),*) -> DispatchTensor {
             // Inside a capture, quantized operands are recorded dequantized, by `forward!`.
-            let recording = recording_arg!($fk, &$first)$(.or(recording_arg!($ak, &$arg)))*.is_some();
+            let recording = None$(.or(recording_arg!($k, &$arg)))*.is_some();
             if super::is_quantized(&$q) && !recording {
                 return dispatch!(&$q, E, B => E::wrap_quantized(B::$qop($(convert_in!(E, $qk, $qarg)),*)));
             }
-            forward!(@body $op [$($route)?] ($first => $fk $(, $arg => $ak)*) -> float)
+            forward!(@body $op ($($arg => $k),*) -> F)
         }
     )*};
 }
@@ -255,19 +345,6 @@ macro_rules! forward_quantized {
 /// Whether a dispatch tensor holds a quantized tensor.
 fn is_quantized(tensor: &DispatchTensor) -> bool {
     matches!(tensor.dtype(), DType::QFloat(_))
-}
-
-/// The argument `forward!` routes on.
-macro_rules! route_arg {
-    (first; $first:ident) => {
-        $first[0]
-    };
-    (; $first:ident) => {
-        $first
-    };
-    ($route:ident; $first:ident) => {
-        $route
-    };
 }
 
 use prelude::*;

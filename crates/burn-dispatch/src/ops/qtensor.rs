@@ -55,17 +55,17 @@ impl QTensorOps<Self> for Dispatch {
     }
 
     forward! {
-        fn q_reshape(tensor: T => quantized, shape: Shape => val) -> T => quantized;
-        fn q_expand(tensor: T => quantized, shape: Shape => val) -> T => quantized;
-        fn q_swap_dims(tensor: T => quantized, dim1: usize => val, dim2: usize => val) -> T => quantized;
-        fn q_permute(tensor: T => quantized, axes: &[usize] => val) -> T => quantized;
-        fn q_flip(tensor: T => quantized, axes: &[usize] => val) -> T => quantized;
-        fn q_select(tensor: T => quantized, dim: usize => val, indices: T => int) -> T => quantized;
-        fn q_slice(tensor: T => quantized, slices: &[Slice] => val) -> T => quantized;
-        fn q_gather[tensor](dim: usize => val, tensor: T => quantized, indices: T => int) -> T => quantized;
-        fn q_repeat_dim(tensor: T => quantized, dim: usize => val, times: usize => val) -> T => quantized;
-        fn q_cat[first](tensors: Vec<T> => quantizeds, dim: usize => val) -> T => quantized;
-        fn q_argmax(tensor: T => quantized, dim: usize => val) -> T => int;
-        fn q_argmin(tensor: T => quantized, dim: usize => val) -> T => int;
+        fn q_reshape(tensor: Q, shape: Val[Shape]) -> Q;
+        fn q_expand(tensor: Q, shape: Val[Shape]) -> Q;
+        fn q_swap_dims(tensor: Q, dim1: Val[usize], dim2: Val[usize]) -> Q;
+        fn q_permute(tensor: Q, axes: Slice[usize]) -> Q;
+        fn q_flip(tensor: Q, axes: Slice[usize]) -> Q;
+        fn q_select(tensor: Q, dim: Val[usize], indices: I) -> Q;
+        fn q_slice(tensor: Q, slices: Slice[Slice]) -> Q;
+        fn q_gather(dim: Val[usize], tensor: Q, indices: I) -> Q;
+        fn q_repeat_dim(tensor: Q, dim: Val[usize], times: Val[usize]) -> Q;
+        fn q_cat(tensors: VecQ, dim: Val[usize]) -> Q;
+        fn q_argmax(tensor: Q, dim: Val[usize]) -> I;
+        fn q_argmin(tensor: Q, dim: Val[usize]) -> I;
     }
 }

@@ -1,8 +1,11 @@
 //! The operation tables: the one description of each recorded backend operation.
 //!
-//! Each table is a macro that hands its lines to a callback macro, so the IR enums (here), the
-//! `Fusion<B>` trait methods and its executor (in `burn-fusion`) are all generated from the same
-//! lines. A table looks like:
+//! Each table is a macro that hands its lines to a callback macro, so the IR enums and the
+//! reference interpreter (here), the `Fusion<B>` methods (`burn-fusion`), graph capture and
+//! `Dispatch`'s routing (`burn-dispatch`) and `Autodiff`'s int/bool methods (`burn-autodiff`)
+//! are all generated from the same lines. Adding a backend operation is: its method in the
+//! contract (`burn-backend`), its line here, and what is particular to it (a backward rule in
+//! `burn-autodiff`, kernels, the `Tensor` method and its kind-table line in `burn-tensor`). A table looks like:
 //!
 //! ```text
 //! float_operations!(callback) expands to
