@@ -276,6 +276,16 @@ impl<B: Backend, C: CheckpointStrategy> FloatTensorOps<Self> for Autodiff<B, C> 
             move |y, x, g| B::float_neg(B::float_div(B::float_mul(g, y.clone()), norm(y, x))),
         )
     }
+    fn float_hypot(lhs: AT<B>, rhs: AT<B>) -> AT<B> {
+        // h = hypot(a, b): da = a / h, db = b / h (NaN at a = b = 0, as PyTorch).
+        binary_op::<B, C>(
+            lhs,
+            rhs,
+            B::float_hypot,
+            |a, b, g| B::float_div(B::float_mul(g, a.clone()), B::float_hypot(a, b)),
+            |a, b, g| B::float_div(B::float_mul(g, b.clone()), B::float_hypot(a, b)),
+        )
+    }
     fn float_clamp_min(tensor: AT<B>, min: Scalar) -> AT<B> {
         unary_op::<B, C>(
             tensor,

@@ -87,6 +87,8 @@ binary_cases! {
     powf_broadcast_base: uniform(-2.0, 2.0), uniform(0.5, 2.0) => |a, b| b.powf(a);
     atan2_broadcast: signed(0.3, 2.0), signed(0.3, 2.0) => |a, b| a.atan2(b);
     atan2_broadcast_rhs: signed(0.3, 2.0), signed(0.3, 2.0) => |a, b| b.atan2(a);
+    hypot_broadcast: signed(0.3, 2.0), signed(0.3, 2.0) => |a, b| a.hypot(b);
+    hypot_broadcast_rhs: uniform(-2.0, 2.0), signed(0.3, 2.0) => |a, b| b.hypot(a);
     // The two value sets interleave at least 0.26 apart whatever the seed: no ties.
     max_pair_broadcast: distinct(-2.0, 2.0), distinct(-1.9, 1.9) => |a, b| a.max_pair(b);
     min_pair_broadcast: distinct(-2.0, 2.0), distinct(-1.9, 1.9) => |a, b| b.min_pair(a);

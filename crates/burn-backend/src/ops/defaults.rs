@@ -56,6 +56,36 @@ pub(crate) fn float_host_binary<B: Backend>(
     B::float_from_data(TensorData::new(values, shape).convert_dtype(dtype), &device)
 }
 
+/// `hypot` from device operations: the larger magnitude `m` and the smaller `s` of each pair,
+/// `m * sqrt(1 + (s / m)²)` (with `m = 0` read as 1, giving 0), infinities kept.
+pub(crate) fn float_hypot_composed<B: Backend>(
+    lhs: FloatTensor<B>,
+    rhs: FloatTensor<B>,
+) -> FloatTensor<B> {
+    let shape = lhs.shape().broadcast(&rhs.shape()).unwrap_or_else(|| {
+        panic!(
+            "float_hypot: cannot broadcast shapes {:?} and {:?}",
+            lhs.shape(),
+            rhs.shape()
+        )
+    });
+    let a = B::float_abs(B::float_expand(lhs, shape.clone()));
+    let b = B::float_abs(B::float_expand(rhs, shape));
+    let a_smaller = B::float_lower(a.clone(), b.clone());
+    let large = B::float_mask_where(a.clone(), a_smaller.clone(), b.clone());
+    let small = B::float_mask_where(b.clone(), a_smaller, a.clone());
+    let large_is_zero = B::float_equal_elem(large.clone(), 0.0.into());
+    let divisor = B::float_mask_fill(large.clone(), large_is_zero, 1.0.into());
+    let ratio = B::float_div(small, divisor);
+    let root = B::float_sqrt(B::float_add_scalar(
+        B::float_mul(ratio.clone(), ratio),
+        1.0.into(),
+    ));
+    let out = B::float_mul(large, root);
+    let infinite = B::bool_or(B::float_is_inf(a), B::float_is_inf(b));
+    B::float_mask_fill(out, infinite, f64::INFINITY.into())
+}
+
 /// Concatenation by writing each input into its slot of an empty output.
 pub(crate) fn cat_with_slice_assign<T: TensorMetadata>(
     tensors: Vec<T>,

@@ -274,6 +274,12 @@ pub trait FloatTensorOps<B: Backend> {
     fn float_atan2(lhs: FloatTensor<B>, rhs: FloatTensor<B>) -> FloatTensor<B> {
         defaults::float_host_binary::<B>(lhs, rhs, f64::atan2)
     }
+    /// `sqrt(lhs² + rhs²)` element-wise (broadcasting), without overflow or underflow in the
+    /// squares; infinite where either operand is infinite, even against a NaN (as IEEE 754's
+    /// `hypot`). The default factors out the larger magnitude `m`: `m * sqrt(1 + (s / m)²)`.
+    fn float_hypot(lhs: FloatTensor<B>, rhs: FloatTensor<B>) -> FloatTensor<B> {
+        defaults::float_hypot_composed::<B>(lhs, rhs)
+    }
     /// -1, 0 or 1 by the sign (0 for ±0, NaN for NaN).
     fn float_sign(tensor: FloatTensor<B>) -> FloatTensor<B> {
         let positive = B::bool_into_float(

@@ -80,6 +80,7 @@ impl FloatTensorOps<CubeBackend> for CubeBackend {
         fn float_remainder(lhs: T, rhs: T) -> T => binary_promoted(BinaryOp::Remainder, lhs, rhs);
         fn float_powf(lhs: T, rhs: T) -> T => binary_promoted(BinaryOp::Powf, lhs, rhs);
         fn float_atan2(lhs: T, rhs: T) -> T => binary_promoted(BinaryOp::Atan2, lhs, rhs);
+        fn float_hypot(lhs: T, rhs: T) -> T => binary_promoted(BinaryOp::Hypot, lhs, rhs);
     }
     fn float_matmul(lhs: T, rhs: T) -> T {
         let (l, r) = promote(lhs, rhs);

@@ -91,6 +91,7 @@ macro_rules! binary_of {
 binary_of!(float_binary, Fl {
     Fl::Powf { lhs, rhs, out } => (O::Powf, lhs, Ok(rhs), out),
     Fl::Atan2 { lhs, rhs, out } => (O::Atan2, lhs, Ok(rhs), out),
+    Fl::Hypot { lhs, rhs, out } => (O::Hypot, lhs, Ok(rhs), out),
     Fl::PowfScalar { lhs, rhs, out } => (O::Powf, lhs, Err(*rhs), out),
 });
 binary_of!(int_binary, In {});

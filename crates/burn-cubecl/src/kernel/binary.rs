@@ -27,6 +27,8 @@ op_table! {
         Powf => "powf",
         /// The angle of the point `(rhs, lhs)`, `atan2(lhs, rhs)` (float dtypes only).
         Atan2 => "atan2",
+        /// `sqrt(lhs² + rhs²)` with no overflow in the squares (float dtypes only).
+        Hypot => "hypot",
         /// The larger of the two (NaN if either is NaN).
         Max => "max_pair",
         /// The smaller of the two (NaN if either is NaN).
@@ -37,7 +39,7 @@ op_table! {
 impl BinaryOp {
     /// Whether the operation exists for float dtypes only.
     fn is_float_only(self) -> bool {
-        matches!(self, BinaryOp::Powf | BinaryOp::Atan2)
+        matches!(self, BinaryOp::Powf | BinaryOp::Atan2 | BinaryOp::Hypot)
     }
 
     /// Whether the operation needs the extended (transcendental) instruction set.
@@ -46,7 +48,7 @@ impl BinaryOp {
     }
 }
 
-/// The operation on any numeric type. `Powf` and `Atan2` never reach it (the host routes floats
+/// The operation on any numeric type. `Powf`, `Atan2` and `Hypot` never reach it (the host routes floats
 /// to [`apply_float`] and refuses them on other dtypes), nor does a float `Remainder`.
 #[cube]
 pub(crate) fn apply_numeric<C: Numeric, N: Size>(
@@ -62,7 +64,7 @@ pub(crate) fn apply_numeric<C: Numeric, N: Size>(
         BinaryOp::Remainder => remainder_int::<C, N>(lhs, rhs),
         BinaryOp::Max => select_many(lhs.less_than(&rhs), rhs, lhs),
         BinaryOp::Min => select_many(rhs.less_than(&lhs), rhs, lhs),
-        BinaryOp::Powf | BinaryOp::Atan2 => lhs,
+        BinaryOp::Powf | BinaryOp::Atan2 | BinaryOp::Hypot => lhs,
     }
 }
 
@@ -88,6 +90,7 @@ pub(crate) fn apply_float<F: Float, N: Size>(
     match op {
         BinaryOp::Powf => Vector::powf(lhs, rhs),
         BinaryOp::Atan2 => Vector::atan2(lhs, rhs),
+        BinaryOp::Hypot => hypot::<F, N>(lhs, rhs),
         BinaryOp::Remainder => Vector::mod_floor(lhs, rhs),
         // A NaN on either side is the result (the numeric form already keeps a NaN lhs).
         BinaryOp::Max | BinaryOp::Min => {
@@ -95,6 +98,23 @@ pub(crate) fn apply_float<F: Float, N: Size>(
         }
         _ => apply_numeric::<F, N>(lhs, rhs, op),
     }
+}
+
+/// `hypot` with the larger magnitude `m` factored out, `m * sqrt(1 + (s / m)²)`, so that the
+/// squares neither overflow nor underflow; infinite where either side is (even against a NaN).
+#[cube]
+pub(crate) fn hypot<F: Float, N: Size>(lhs: Vector<F, N>, rhs: Vector<F, N>) -> Vector<F, N> {
+    let zero = Vector::new(F::new(0.0));
+    let one = Vector::new(F::new(1.0));
+    let a = Vector::abs(lhs);
+    let b = Vector::abs(rhs);
+    let a_smaller = a.less_than(&b);
+    let large = select_many(a_smaller, b, a);
+    let small = select_many(a_smaller, a, b);
+    let ratio = small / select_many(large.equal(&zero), one, large);
+    let out = large * Vector::sqrt(one + ratio * ratio);
+    let infinite = Vector::is_inf(a).or(Vector::is_inf(b));
+    select_many(infinite, Vector::new(F::INFINITY), out)
 }
 
 #[cube(launch, address_type = "dynamic")]

@@ -66,6 +66,7 @@ pub(crate) fn binary_f64(op: BinaryOp, lhs: CubeTensor, rhs: CubeTensor) -> Cube
     let f = match op {
         BinaryOp::Powf => f64::powf,
         BinaryOp::Atan2 => f64::atan2,
+        BinaryOp::Hypot => f64::hypot,
         other => panic!("{}: no host form", other.name()),
     };
     let out: Vec<f64> = a.into_iter().zip(b).map(|(x, y)| f(x, y)).collect();

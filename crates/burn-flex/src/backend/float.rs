@@ -250,6 +250,10 @@ impl FloatTensorOps<Flex> for Flex {
         let (l, r) = promote(lhs, rhs);
         binary::atan2(l, r)
     }
+    fn float_hypot(lhs: T, rhs: T) -> T {
+        let (l, r) = promote(lhs, rhs);
+        binary::hypot(l, r)
+    }
     fn float_not_equal(lhs: T, rhs: T) -> T {
         let (l, r) = promote(lhs, rhs);
         compare::not_equal(l, r)

@@ -68,6 +68,11 @@ pub fn atan2(lhs: FlexTensor, rhs: FlexTensor) -> FlexTensor {
     with_float!(lhs.dtype(), "atan2", E => zip_same("atan2", lhs, rhs, |a: E, b: E| a.atan2(b)))
 }
 
+/// `sqrt(lhs² + rhs²)` for float tensors (broadcasting), with no overflow in the squares.
+pub fn hypot(lhs: FlexTensor, rhs: FlexTensor) -> FlexTensor {
+    with_float!(lhs.dtype(), "hypot", E => zip_same("hypot", lhs, rhs, |a: E, b: E| a.hypot(b)))
+}
+
 /// `atan2(lhs, rhs)` with a scalar `rhs`.
 pub fn atan2_scalar(lhs: FlexTensor, rhs: Scalar) -> FlexTensor {
     with_float!(lhs.dtype(), "atan2_scalar", E => {

@@ -48,6 +48,7 @@ macro_rules! float_operations {
                 Powf = float_powf(lhs: F, rhs: F) -> F => |c| rules::promote(c, &lhs, &rhs);
                 PowfScalar = float_powf_scalar(lhs: F, rhs: Val[Scalar]) -> F => |c| rules::same(c, &lhs);
                 Atan2 = float_atan2(lhs: F, rhs: F) -> F => |c| rules::promote(c, &lhs, &rhs);
+                Hypot = float_hypot(lhs: F, rhs: F) -> F => |c| rules::promote(c, &lhs, &rhs);
                 Matmul = float_matmul(lhs: F, rhs: F) -> F => |c| rules::matmul(c, &lhs, &rhs);
 
                 Neg = float_neg(tensor: F) -> F => |c| rules::same(c, &tensor);

@@ -73,6 +73,22 @@ impl<const D: usize, K: FloatMath> Tensor<D, K> {
         let (lhs, rhs) = Self::binary_operands("atan2", self, other);
         Self::from_primitive(K::atan2(lhs, rhs))
     }
+
+    /// The hypotenuse `sqrt(self² + other²)` element-wise (broadcasting), computed without
+    /// overflow or underflow in the squares (`hypot(3e30, 4e30)` is `5e30` in `f32`); infinite
+    /// where either side is infinite.
+    ///
+    /// ```
+    /// # use burn_tensor::{Device, Tensor};
+    /// let device = Device::default();
+    /// let a = Tensor::<1>::from_floats([3.0, -5.0, 0.0], &device);
+    /// let b = Tensor::<1>::from_floats([4.0, 12.0, 0.0], &device);
+    /// assert_eq!(a.hypot(b).into_data().to_vec::<f32>().unwrap(), [5.0, 13.0, 0.0]);
+    /// ```
+    pub fn hypot(self, other: Self) -> Self {
+        let (lhs, rhs) = Self::binary_operands("hypot", self, other);
+        Self::from_primitive(K::hypot(lhs, rhs))
+    }
 }
 
 impl<const D: usize> Tensor<D, Float> {

@@ -1,7 +1,7 @@
 //! Element-wise binary float ops: one module per op from a table, each with a same-shape test
 //! over every pair of layouts, a broadcasting test, and (where the op has one) a scalar test.
 
-use burn::tensor::Tensor;
+use burn::tensor::{FloatDType, Tensor};
 use burn_backend_tests::reference::elementwise::f;
 use burn_backend_tests::{Env, Layout, RefArray, seed};
 
@@ -162,6 +162,7 @@ binary_tests! {
         scalar |t: Tensor<3>, s| t.remainder_scalar(s), &[1.5, -0.75];
     powf: Tensor::powf, f64::powf, (Draw::Uniform(0.25, 3.0), Draw::Uniform(-2.0, 2.0)), 2.0;
     atan2: Tensor::atan2, f64::atan2, (ANY, ANY), 1.0;
+    hypot: Tensor::hypot, f64::hypot, (ANY, ANY), 1.0;
     max_pair: Tensor::max_pair, f64::max, (ANY, ANY), 1.0;
     min_pair: Tensor::min_pair, f64::min, (ANY, ANY), 1.0;
 }
@@ -186,6 +187,46 @@ fn remainder_takes_the_sign_of_the_divisor() {
         got,
         &RefArray::new(&[2], vec![-1.0, -2.0]),
         0.0,
+    );
+}
+
+#[test]
+fn hypot_does_not_overflow_and_keeps_infinities() {
+    // torch.hypot(torch.tensor([3e30, 0., -0., inf, nan, 1e-30]),
+    //             torch.tensor([4e30, 0., 5., nan, -inf, 1e-30]))
+    //   = [5e30, 0., 5., inf, inf, 1.4142e-30]  (in float32, 3e30² overflows)
+    let env = Env::new(crate::device());
+    let inf = f64::INFINITY;
+    let hypot = |a: &RefArray, b: &RefArray| {
+        let values = a
+            .data
+            .iter()
+            .zip(&b.data)
+            .map(|(x, y)| x.hypot(*y))
+            .collect();
+        RefArray::new(&a.shape, values)
+    };
+    if matches!(env.dtype, FloatDType::F32 | FloatDType::F64) {
+        let a = env.round(&RefArray::new(
+            &[6],
+            vec![3e30, 0.0, -0.0, inf, f64::NAN, 1e-30],
+        ));
+        let b = env.round(&RefArray::new(
+            &[6],
+            vec![4e30, 0.0, 5.0, f64::NAN, -inf, 1e-30],
+        ));
+        let got = env.float::<1>(&a).hypot(env.float(&b));
+        env.check("hypot extremes", got, &hypot(&a, &b), 1.0);
+    }
+    // In every float dtype: 300² overflows f16 (largest 65504), the hypotenuse does not.
+    let a = RefArray::new(&[3], vec![300.0, -inf, 0.0]);
+    let b = RefArray::new(&[3], vec![400.0, 1.0, -0.0]);
+    let got = env.float::<1>(&a).hypot(env.float(&b));
+    env.check(
+        "hypot in range",
+        got,
+        &RefArray::new(&[3], vec![500.0, inf, 0.0]),
+        1.0,
     );
 }
 

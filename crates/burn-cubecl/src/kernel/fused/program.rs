@@ -30,7 +30,7 @@ pub enum FusedInstr {
     },
     /// Numeric arithmetic ([`BinaryOp`], as [`crate::kernel::binary`] computes it for the dtype:
     /// integer division truncates, the remainder has the divisor's sign, max/min propagate NaN).
-    /// `lhs`, `rhs` and `out` have one dtype; `Powf` and `Atan2` need a float one.
+    /// `lhs`, `rhs` and `out` have one dtype; `Powf`, `Atan2` and `Hypot` need a float one.
     Binary {
         /// The operation.
         op: BinaryOp,
@@ -401,7 +401,7 @@ fn check_types(instr: &FusedInstr, args: &[DType], out: DType) -> Result<(), Str
             if out.is_bool() {
                 return Err(format!("{} takes a numeric dtype, got {out}", op.name()));
             }
-            if matches!(op, BinaryOp::Powf | BinaryOp::Atan2) && !out.is_float() {
+            if op.is_transcendental() && !out.is_float() {
                 return Err(format!("{} takes a float dtype, got {out}", op.name()));
             }
             same(op.name())
