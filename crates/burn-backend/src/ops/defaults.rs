@@ -56,9 +56,10 @@ pub(crate) fn float_host_binary<B: Backend>(
     B::float_from_data(TensorData::new(values, shape).convert_dtype(dtype), &device)
 }
 
-/// `hypot` from device operations: the larger magnitude `m` and the smaller `s` of each pair,
-/// `m * sqrt(1 + (s / m)²)` (with `m = 0` read as 1, giving 0), infinities kept.
-pub(crate) fn float_hypot_composed<B: Backend>(
+/// `hypot` from device operations (the contract's default body for `float_hypot`): the larger
+/// magnitude `m` and the smaller `s` of each pair, `m * sqrt(1 + (s / m)²)` (with `m = 0` read
+/// as 1, giving 0), infinities kept. Public so that a backend with a kernel can compare.
+pub fn float_hypot_fallback<B: Backend>(
     lhs: FloatTensor<B>,
     rhs: FloatTensor<B>,
 ) -> FloatTensor<B> {

@@ -278,7 +278,7 @@ pub trait FloatTensorOps<B: Backend> {
     /// squares; infinite where either operand is infinite, even against a NaN (as IEEE 754's
     /// `hypot`). The default factors out the larger magnitude `m`: `m * sqrt(1 + (s / m)²)`.
     fn float_hypot(lhs: FloatTensor<B>, rhs: FloatTensor<B>) -> FloatTensor<B> {
-        defaults::float_hypot_composed::<B>(lhs, rhs)
+        defaults::float_hypot_fallback::<B>(lhs, rhs)
     }
     /// -1, 0 or 1 by the sign (0 for ±0, NaN for NaN).
     fn float_sign(tensor: FloatTensor<B>) -> FloatTensor<B> {

@@ -17,7 +17,7 @@ pub use burn_std::{
     AttentionModuleOptions, ConvOptions, ConvTransposeOptions, IndexingUpdateOp, InterpolateMode,
     InterpolateOptions, PadMode,
 };
-pub use defaults::attention_fallback;
+pub use defaults::{attention_fallback, float_hypot_fallback};
 pub use float::FloatTensorOps;
 pub use int::IntTensorOps;
 pub use module::{MaxPool1dWithIndices, MaxPool2dWithIndices, ModuleOps};

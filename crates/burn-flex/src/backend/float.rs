@@ -337,4 +337,29 @@ mod tests {
         let wide = Flex::float_cast(a.clone(), FloatDType::F64);
         assert_eq!(Flex::float_add(a, wide).dtype(), burn_backend::DType::F64);
     }
+
+    #[test]
+    fn hypot_kernel_matches_the_contract_default() {
+        // Broadcast [2, 3] against [3], with zeros, signs, an infinity against a NaN, and
+        // values whose squares overflow f32.
+        let inf = f32::INFINITY;
+        let a = [[3.0f32, 0.0, -5.0], [3e30, inf, 1e-30]];
+        let b = [4.0f32, 0.0, f32::NAN];
+        let lhs = Flex::float_from_data(TensorData::from(a), &FlexDevice);
+        let rhs = Flex::float_from_data(TensorData::from(b), &FlexDevice);
+        let kernel = data(Flex::float_hypot(lhs.clone(), rhs.clone()));
+        let default = data(burn_backend::ops::float_hypot_fallback::<Flex>(lhs, rhs));
+        let expected: Vec<f32> = a
+            .iter()
+            .flat_map(|row| row.iter().zip(b).map(|(x, y)| x.hypot(y)))
+            .collect();
+        for ((k, d), e) in kernel.iter().zip(&default).zip(&expected) {
+            let close =
+                |x: f32| (x.is_nan() && e.is_nan()) || x == *e || (x - e).abs() <= 1e-6 * e.abs();
+            assert!(
+                close(*k) && close(*d),
+                "hypot: kernel {k}, default {d}, expected {e}"
+            );
+        }
+    }
 }
