@@ -32,10 +32,7 @@ const SYSTEM_LIBRARIES: [&str; 9] = [
 /// Builds the bundle, checks it, and dry-runs its binaries here.
 pub fn run() -> Result<(), String> {
     crate::llvm::install()?;
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .ok_or("xtask has no parent folder")?
-        .to_path_buf();
+    let root = crate::repo_root();
     let suite = built_executables(&[
         "test",
         "-p",

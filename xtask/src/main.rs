@@ -209,7 +209,7 @@ fn rocm_check() -> Result<(), String> {
     let data = llvm_rocm::install()?;
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"))
+        .unwrap_or_else(|| repo_root().join("target"))
         .join("rocm-llvm22");
     let (data, target) = (data.to_string_lossy(), target.to_string_lossy());
     cargo_with_env(
@@ -248,10 +248,7 @@ fn bench(args: &[String]) -> Result<(), String> {
     let args = &args[..];
     if peers {
         let status = Command::new("bash")
-            .arg(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../benches/peers/run.sh"
-            ))
+            .arg(repo_root().join("benches/peers/run.sh"))
             .arg("--install-only")
             .status()
             .map_err(|err| format!("cannot run benches/peers/run.sh: {err}"))?;
@@ -303,6 +300,19 @@ fn bench_features(args: &[String]) -> Vec<&'static str> {
         }
     }
     features
+}
+
+/// The repository's root folder, read at run time: `cargo xtask` sets `CARGO_MANIFEST_DIR` to
+/// xtask's folder of the checkout it runs in (a binary reused from a shared target folder may
+/// have been built in another checkout, so the compile-time value is only the fallback).
+pub fn repo_root() -> std::path::PathBuf {
+    let xtask = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    xtask
+        .parent()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or(xtask)
 }
 
 #[cfg(test)]

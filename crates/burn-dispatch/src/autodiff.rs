@@ -4,12 +4,13 @@
 /// The checkpointing strategy of an autodiff device, chosen at run time and mapped to the
 /// `Autodiff<B, C>` type parameter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum CheckpointingStrategy {
-    /// Keep every value backward steps need (`NoCheckpointing`).
-    #[default]
-    None,
+#[repr(u8)]
+pub enum GradientCheckpointingStrategy {
     /// Recompute memory-bound results during backward (`BalancedCheckpointing`).
     Balanced,
+    /// Keep every value backward steps need (`NoCheckpointing`).
+    #[default]
+    Disabled,
 }
 
 /// The strategy an op runs under: that of its first float argument from an autodiff device
@@ -17,8 +18,8 @@ pub enum CheckpointingStrategy {
 /// under different strategies (a checkpointed activation and an optimizer-updated leaf) mix
 /// freely; only how this op's own values are kept follows the chosen one.
 pub fn merge_strategies(
-    strategies: impl IntoIterator<Item = Option<CheckpointingStrategy>>,
-) -> Option<CheckpointingStrategy> {
+    strategies: impl IntoIterator<Item = Option<GradientCheckpointingStrategy>>,
+) -> Option<GradientCheckpointingStrategy> {
     strategies.into_iter().flatten().next()
 }
 
@@ -29,11 +30,11 @@ pub fn merge_strategies(
 macro_rules! with_checkpointing {
     ($strategy:expr, $S:ident => $body:expr) => {
         match $strategy {
-            $crate::CheckpointingStrategy::None => {
+            $crate::GradientCheckpointingStrategy::Disabled => {
                 type $S = $crate::__private::NoCheckpointing;
                 $body
             }
-            $crate::CheckpointingStrategy::Balanced => {
+            $crate::GradientCheckpointingStrategy::Balanced => {
                 type $S = $crate::__private::BalancedCheckpointing;
                 $body
             }

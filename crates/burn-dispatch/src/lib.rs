@@ -10,7 +10,7 @@ pub mod extension;
 mod routing;
 mod tensor;
 
-pub use autodiff::{CheckpointingStrategy, merge_strategies};
+pub use autodiff::{GradientCheckpointingStrategy, merge_strategies};
 #[cfg(feature = "autodiff")]
 pub use backend::AutodiffDevice;
 pub use backend::{BackendEntry, Dispatch, DispatchDevice, DispatchGraph, DispatchTensor, entries};

@@ -298,7 +298,7 @@ macro_rules! define_dispatch {
             #[cfg(feature = "autodiff")]
             fn wrap_autodiff(
                 tensor: $crate::__private::AutodiffTensor<Self::Backend>,
-                strategy: $crate::CheckpointingStrategy,
+                strategy: $crate::GradientCheckpointingStrategy,
             ) -> DispatchTensor {
                 Self::wrap($crate::BackendTensor::Autodiff(tensor, strategy))
             }

@@ -19,7 +19,7 @@ pub enum BackendTensor<B: Backend> {
     #[cfg(feature = "autodiff")]
     Autodiff(
         burn_autodiff::AutodiffTensor<B>,
-        crate::CheckpointingStrategy,
+        crate::GradientCheckpointingStrategy,
     ),
 }
 
@@ -72,7 +72,7 @@ impl<B: Backend> BackendTensor<B> {
     }
 
     /// The checkpointing strategy of an autodiff float tensor.
-    pub fn checkpointing(&self) -> Option<crate::CheckpointingStrategy> {
+    pub fn checkpointing(&self) -> Option<crate::GradientCheckpointingStrategy> {
         match self {
             #[cfg(feature = "autodiff")]
             BackendTensor::Autodiff(_, strategy) => Some(*strategy),

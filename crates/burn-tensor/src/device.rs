@@ -212,8 +212,13 @@ impl Device {
     pub fn gradient_checkpointing(&self) -> Device {
         Self::from_dispatch(DispatchDevice::autodiff_checkpointed(
             self.inner.clone(),
-            burn_dispatch::CheckpointingStrategy::Balanced,
+            burn_dispatch::GradientCheckpointingStrategy::Balanced,
         ))
+    }
+
+    /// The checkpointing strategy of an autodiff device, `None` for a plain device.
+    pub fn gradient_checkpointing_strategy(&self) -> Option<crate::GradientCheckpointingStrategy> {
+        self.inner.checkpointing()
     }
 
     /// Whether float tensors created on this device can be tracked.

@@ -376,8 +376,6 @@ kind_table! {
         fn atanh(tensor: T) -> T => [float_atanh];
         /// `atan2(lhs, rhs)`.
         fn atan2(lhs: T, rhs: T) -> T => [float_atan2];
-        /// `sqrt(lhs² + rhs²)` without overflow in the squares.
-        fn hypot(lhs: T, rhs: T) -> T => [float_hypot];
     }
 }
 

@@ -16,6 +16,8 @@ pub mod capture;
 mod device;
 #[cfg(feature = "cube")]
 mod device_cube;
+pub mod grid;
+pub use grid::cartesian_grid;
 pub mod kind;
 pub mod loss;
 pub mod module;
@@ -29,6 +31,8 @@ pub use burn_backend::{
     Scalar, SettingsError, Shape, Slice, SliceArg, TensorData, TensorReadError, Tolerance, bf16,
     f16,
 };
+/// How an autodiff tensor's operations keep the values their backward steps need.
+pub use burn_dispatch::GradientCheckpointingStrategy;
 /// The gradients of a backward pass, and why a backward pass can be refused.
 #[cfg(feature = "autodiff")]
 pub use burn_dispatch::burn_autodiff::{BackwardError, Gradients};
@@ -36,7 +40,9 @@ pub use device::{Device, DeviceConfig, DeviceFilter};
 #[cfg(feature = "cube")]
 pub use device_cube::DeviceUnavailable;
 pub use kind::{BasicOps, Bool, Float, Int, TensorKind};
-pub use tensor::{ReshapeArgs, SliceArgs, Tensor, TensorCreationOptions};
+pub use tensor::{
+    DEFAULT_ATOL, DEFAULT_RTOL, ReshapeArgs, SliceArgs, Tensor, TensorCreationOptions,
+};
 
 /// Option structs of the module operations and the backend ops traits.
 pub mod ops {

@@ -50,7 +50,7 @@ pub mod backend {
         pub use burn_ir as ir;
     }
     #[cfg(feature = "autodiff")]
-    pub use burn_dispatch::{AutodiffDevice, CheckpointingStrategy};
+    pub use burn_dispatch::{AutodiffDevice, GradientCheckpointingStrategy};
     pub use burn_dispatch::{BackendTensor, Dispatch, DispatchDevice, DispatchTensor};
     #[cfg(feature = "flex")]
     pub use burn_flex::{Flex, FlexDevice};

@@ -146,10 +146,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
 
 /// The repository's root folder.
 fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask has a parent folder")
-        .to_path_buf()
+    crate::repo_root()
 }
 
 /// `CARGO_TARGET_DIR`, or the repository's `target`.

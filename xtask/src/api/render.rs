@@ -4,6 +4,7 @@
 
 use super::rustdoc::inner;
 use serde_json::Value;
+use std::collections::{HashMap, HashSet};
 
 /// A type as a caller writes it, without lifetimes and with paths shortened.
 pub fn ty(t: &Value) -> String {
@@ -76,7 +77,101 @@ pub fn path(p: &Value) -> String {
         .or_else(|| p["name"].as_str())
         .unwrap_or("?");
     let last = full.rsplit("::").next().unwrap_or(full);
-    format!("{last}{}", args(&p["args"]))
+    format!("{last}{}", without_defaults(last, args(&p["args"])))
+}
+
+/// The default type arguments of the loaded crates' types, by the type's last name and the
+/// argument's position: `Tensor<D, Float>` is written `Tensor<D>`, as `Tensor`'s `K` defaults
+/// to `Float`, so that the two spellings of one type compare equal.
+static DEFAULTS: std::sync::Mutex<Option<Defaults>> = std::sync::Mutex::new(None);
+
+/// Per type name, per argument position, the defaults recorded for it.
+type Defaults = HashMap<String, HashMap<usize, HashSet<String>>>;
+
+/// Records the default type arguments of every type, trait and alias of one crate's index.
+pub fn record_defaults(index: &Value) {
+    let mut guard = DEFAULTS.lock().unwrap();
+    let defaults = guard.get_or_insert_with(HashMap::new);
+    let Some(items) = index.as_object() else {
+        return;
+    };
+    for item in items.values() {
+        let Some(name) = item["name"].as_str() else {
+            continue;
+        };
+        let params = list(&inner(item)["generics"]["params"]);
+        // Lifetimes are not written in the rendered arguments: count the others only.
+        let params = params
+            .iter()
+            .filter(|p| p["kind"].get("lifetime").is_none());
+        for (position, param) in params.enumerate() {
+            let default = match param["kind"].as_object().and_then(|o| o.iter().next()) {
+                Some((k, v)) if k == "type" && !v["default"].is_null() => ty(&v["default"]),
+                Some((k, v)) if k == "const" && v["default"].is_string() => {
+                    v["default"].as_str().unwrap_or_default().to_string()
+                }
+                _ => continue,
+            };
+            defaults
+                .entry(name.to_string())
+                .or_default()
+                .entry(position)
+                .or_default()
+                .insert(default);
+        }
+    }
+}
+
+/// `args` (`<A, B, C>`) of the type `name` without its trailing arguments equal to defaults.
+fn without_defaults(name: &str, args: String) -> String {
+    let guard = DEFAULTS.lock().unwrap();
+    let Some(defaults) = guard.as_ref().and_then(|d| d.get(name)) else {
+        return args;
+    };
+    let Some(inside) = args.strip_prefix('<').and_then(|a| a.strip_suffix('>')) else {
+        return args;
+    };
+    let mut parts = split_top_level(inside);
+    while let Some(last) = parts.last() {
+        let position = parts.len() - 1;
+        if defaults
+            .get(&position)
+            .is_some_and(|d| d.contains(last.as_str()))
+        {
+            parts.pop();
+        } else {
+            break;
+        }
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!("<{}>", parts.join(", "))
+    }
+}
+
+/// Splits `A, B<C, D>, (E, F)` at its top-level commas.
+fn split_top_level(text: &str) -> Vec<String> {
+    let (mut parts, mut depth, mut current) = (Vec::new(), 0i32, String::new());
+    for c in text.chars() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            // The `>` of a `->` closes nothing.
+            '>' if current.ends_with('-') => {}
+            '>' | ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(current.trim().to_string());
+                current.clear();
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    if !current.trim().is_empty() {
+        parts.push(current.trim().to_string());
+    }
+    parts
 }
 
 /// Generic arguments of a path segment (`<..>` or `(..) -> ..`), empty when there are none.
@@ -302,4 +397,28 @@ fn variant(v: &Value) -> String {
 /// A JSON array as a slice (empty for anything else).
 pub fn list(v: &Value) -> &[Value] {
     v.as_array().map(Vec::as_slice).unwrap_or(&[])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_arguments_are_dropped_from_the_end_only() {
+        let index = serde_json::json!({
+            "0": {"name": "Holder", "inner": {"struct": {"generics": {"params": [
+                {"name": "'a", "kind": {"lifetime": {"outlives": []}}},
+                {"name": "D", "kind": {"const": {"type": {"primitive": "usize"}, "default": null}}},
+                {"name": "K", "kind": {"type": {"bounds": [], "default": {"generic": "Float"}, "is_synthetic": false}}}
+            ]}}}}
+        });
+        record_defaults(&index);
+        assert_eq!(without_defaults("Holder", "<D, Float>".into()), "<D>");
+        assert_eq!(without_defaults("Holder", "<D, Int>".into()), "<D, Int>");
+        assert_eq!(without_defaults("Other", "<D, Float>".into()), "<D, Float>");
+        assert_eq!(
+            split_top_level("A, impl Fn(B, C) -> D<E, F>, [G; 2]"),
+            ["A", "impl Fn(B, C) -> D<E, F>", "[G; 2]"]
+        );
+    }
 }

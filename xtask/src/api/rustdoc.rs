@@ -72,6 +72,7 @@ impl Docs {
                     }
                 }
             }
+            super::render::record_defaults(&json["index"]);
             crates.insert(name, Krate { json, by_path });
         }
         Ok(Docs { crates })

@@ -98,8 +98,9 @@ macro_rules! untracked_parameter {
             fn to_device_leaf(self, device: &Device, _require_grad: bool) -> Self {
                 self.to_device(device)
             }
+            // Int and bool tensors are the inner device's already.
             fn to_inner(self) -> Self {
-                self.inner()
+                self
             }
             fn with_require_grad(self, _require_grad: bool) -> Self {
                 self

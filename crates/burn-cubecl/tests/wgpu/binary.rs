@@ -20,6 +20,7 @@ fn reference(op: BinaryOp, a: f64, b: f64, dtype: DType) -> f64 {
         BinaryOp::Remainder => a - b * (a / b).floor(),
         BinaryOp::Powf => a.powf(b),
         BinaryOp::Atan2 => a.atan2(b),
+        BinaryOp::Hypot => a.hypot(b),
         BinaryOp::Max => a.max(b),
         BinaryOp::Min => a.min(b),
     }
@@ -35,7 +36,7 @@ fn dtypes(device: &CubeDevice, op: BinaryOp) -> Vec<DType> {
 
 /// Whether `op` is defined for float dtypes only.
 fn is_float_only(op: BinaryOp) -> bool {
-    matches!(op, BinaryOp::Powf | BinaryOp::Atan2)
+    matches!(op, BinaryOp::Powf | BinaryOp::Atan2 | BinaryOp::Hypot)
 }
 
 /// Operand values that keep every op and dtype in range and away from division by zero:
@@ -111,7 +112,7 @@ fn check(
     );
 }
 
-/// The dtype's tolerance; for the transcendental `powf` and `atan2` a few ulps looser (in f64
+/// The dtype's tolerance; for the transcendental `powf`, `atan2`, `hypot` a few ulps looser (in f64
 /// too: WGPU computes those on the host rather than in f32).
 fn powf_tolerance(op: BinaryOp, dtype: DType) -> (f64, f64) {
     let (abs, rel) = tolerance(dtype);

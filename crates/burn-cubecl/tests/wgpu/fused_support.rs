@@ -48,6 +48,7 @@ pub(crate) fn host_binary(op: BinaryOp, a: f64, b: f64, int: bool) -> f64 {
         BinaryOp::Remainder => a - b * (a / b).floor(),
         BinaryOp::Powf => a.powf(b),
         BinaryOp::Atan2 => a.atan2(b),
+        BinaryOp::Hypot => a.hypot(b),
         BinaryOp::Max if a.is_nan() || b.is_nan() => f64::NAN,
         BinaryOp::Max => a.max(b),
         BinaryOp::Min if a.is_nan() || b.is_nan() => f64::NAN,

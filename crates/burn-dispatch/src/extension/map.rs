@@ -93,7 +93,7 @@ impl<E: BackendEntry> TensorMap<E::Backend, Dispatch> for FromBackend<E> {
 #[cfg(feature = "autodiff")]
 mod autodiff {
     use super::*;
-    use crate::CheckpointingStrategy;
+    use crate::GradientCheckpointingStrategy;
     use burn_autodiff::Autodiff;
     use burn_autodiff::checkpoint::strategy::CheckpointStrategy;
 
@@ -136,7 +136,7 @@ mod autodiff {
     /// route.
     #[derive(Debug)]
     pub struct FromAutodiff<E, S> {
-        strategy: CheckpointingStrategy,
+        strategy: GradientCheckpointingStrategy,
         _types: PhantomData<(E, S)>,
     }
 

@@ -2,7 +2,7 @@
 //! the run-time errors.
 
 use super::types::TensorVisit;
-use crate::{CheckpointingStrategy, Dispatch, DispatchTensor};
+use crate::{Dispatch, DispatchTensor, GradientCheckpointingStrategy};
 
 /// What decides where one extension call runs: the catalog entry of its representative input
 /// (the first float tensor, else the first tensor of another kind), the checkpointing strategy
@@ -11,7 +11,7 @@ use crate::{CheckpointingStrategy, Dispatch, DispatchTensor};
 pub struct RouteKey {
     op: &'static str,
     backend: &'static str,
-    strategy: Option<CheckpointingStrategy>,
+    strategy: Option<GradientCheckpointingStrategy>,
     tracked: bool,
     autodiff_selected: bool,
 }
@@ -28,7 +28,7 @@ impl RouteKey {
     }
 
     /// The checkpointing strategy when a float input comes from an autodiff device.
-    pub fn strategy(&self) -> Option<CheckpointingStrategy> {
+    pub fn strategy(&self) -> Option<GradientCheckpointingStrategy> {
         self.strategy
     }
 
@@ -56,7 +56,7 @@ pub struct Route {
     op: &'static str,
     float: Option<&'static str>,
     any: Option<&'static str>,
-    strategy: Option<CheckpointingStrategy>,
+    strategy: Option<GradientCheckpointingStrategy>,
     tracked: bool,
     autodiff_selected: bool,
 }

@@ -3,7 +3,7 @@
 //! `Autodiff<B, C>` for the strategy they carry).
 
 use super::prelude::*;
-use crate::CheckpointingStrategy;
+use crate::GradientCheckpointingStrategy;
 
 /// A catalog device whose float tensors can be tracked, with its checkpointing strategy.
 /// Build one with [`DispatchDevice::autodiff`]; it cannot wrap another autodiff device.
@@ -11,7 +11,7 @@ use crate::CheckpointingStrategy;
 #[derive(Clone, Debug)]
 pub struct AutodiffDevice {
     inner: Box<DispatchDevice>,
-    checkpointing: CheckpointingStrategy,
+    checkpointing: GradientCheckpointingStrategy,
 }
 
 #[cfg(feature = "autodiff")]
@@ -22,7 +22,7 @@ impl AutodiffDevice {
     }
 
     /// The checkpointing strategy of tensors created here.
-    pub fn checkpointing(&self) -> CheckpointingStrategy {
+    pub fn checkpointing(&self) -> GradientCheckpointingStrategy {
         self.checkpointing
     }
 }
@@ -32,14 +32,14 @@ impl DispatchDevice {
     /// (`NoCheckpointing`). An autodiff device keeps its hardware and takes the new strategy.
     #[cfg(feature = "autodiff")]
     pub fn autodiff(device: impl Into<DispatchDevice>) -> DispatchDevice {
-        Self::autodiff_checkpointed(device, CheckpointingStrategy::None)
+        Self::autodiff_checkpointed(device, GradientCheckpointingStrategy::Disabled)
     }
 
     /// `device` with autodiff and the given checkpointing strategy.
     #[cfg(feature = "autodiff")]
     pub fn autodiff_checkpointed(
         device: impl Into<DispatchDevice>,
-        checkpointing: CheckpointingStrategy,
+        checkpointing: GradientCheckpointingStrategy,
     ) -> DispatchDevice {
         let device: DispatchDevice = device.into();
         DispatchDevice::Autodiff(AutodiffDevice {
@@ -64,7 +64,7 @@ impl DispatchDevice {
     }
 
     /// The checkpointing strategy when this is an autodiff device.
-    pub fn checkpointing(&self) -> Option<CheckpointingStrategy> {
+    pub fn checkpointing(&self) -> Option<GradientCheckpointingStrategy> {
         match self {
             #[cfg(feature = "autodiff")]
             DispatchDevice::Autodiff(device) => Some(device.checkpointing),
@@ -81,7 +81,7 @@ impl DispatchDevice {
 
 impl DispatchTensor {
     /// The checkpointing strategy when this is a float tensor of an autodiff device.
-    pub fn checkpointing(&self) -> Option<CheckpointingStrategy> {
+    pub fn checkpointing(&self) -> Option<GradientCheckpointingStrategy> {
         dispatch!(self, E, B => E::unwrap_ref(self).checkpointing())
     }
 
@@ -115,6 +115,18 @@ mod backward {
     }
 
     impl Dispatch {
+        /// `tensor` recorded under `strategy` from now on (its graph kept); any other tensor
+        /// is returned unchanged.
+        pub fn with_checkpointing_strategy(
+            tensor: DispatchTensor,
+            strategy: GradientCheckpointingStrategy,
+        ) -> DispatchTensor {
+            dispatch!(&tensor, E, B => match E::unwrap(tensor) {
+                BackendTensor::Autodiff(t, _) => E::wrap_autodiff(t, strategy),
+                other => E::wrap(other),
+            })
+        }
+
         /// Runs the backward pass from `tensor`, or says why it cannot (consuming nothing).
         ///
         /// # Panics
@@ -148,7 +160,7 @@ mod backward {
                 Some(_) => tensor,
                 None => E::wrap_autodiff(
                     burn_autodiff::AutodiffTensor::new(E::float(tensor)),
-                    CheckpointingStrategy::None,
+                    GradientCheckpointingStrategy::Disabled,
                 ),
             })
         }

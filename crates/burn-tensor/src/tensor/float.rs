@@ -32,6 +32,12 @@ macro_rules! unary_float_math {
 }
 
 /// Float math (Burn's `kind::FloatMath`): written for the kinds that have it.
+/// The relative tolerance [`Tensor::is_close`] and [`Tensor::all_close`] take for `None`.
+pub const DEFAULT_RTOL: f64 = 1e-5;
+
+/// The absolute tolerance [`Tensor::is_close`] and [`Tensor::all_close`] take for `None`.
+pub const DEFAULT_ATOL: f64 = 1e-8;
+
 impl<const D: usize, K: FloatMath> Tensor<D, K> {
     unary_float_math! {
         /// `e^x`.
@@ -72,22 +78,6 @@ impl<const D: usize, K: FloatMath> Tensor<D, K> {
     pub fn atan2(self, other: Self) -> Self {
         let (lhs, rhs) = Self::binary_operands("atan2", self, other);
         Self::from_primitive(K::atan2(lhs, rhs))
-    }
-
-    /// The hypotenuse `sqrt(self² + other²)` element-wise (broadcasting), computed without
-    /// overflow or underflow in the squares (`hypot(3e30, 4e30)` is `5e30` in `f32`); infinite
-    /// where either side is infinite.
-    ///
-    /// ```
-    /// # use burn_tensor::{Device, Tensor};
-    /// let device = Device::default();
-    /// let a = Tensor::<1>::from_floats([3.0, -5.0, 0.0], &device);
-    /// let b = Tensor::<1>::from_floats([4.0, 12.0, 0.0], &device);
-    /// assert_eq!(a.hypot(b).into_data().to_vec::<f32>().unwrap(), [5.0, 13.0, 0.0]);
-    /// ```
-    pub fn hypot(self, other: Self) -> Self {
-        let (lhs, rhs) = Self::binary_operands("hypot", self, other);
-        Self::from_primitive(K::hypot(lhs, rhs))
     }
 }
 
@@ -132,6 +122,63 @@ impl<const D: usize> Tensor<D, Float> {
         ))
     }
 
+    /// The hypotenuse `sqrt(self² + other²)` element-wise (broadcasting), computed without
+    /// overflow or underflow in the squares (`hypot(3e30, 4e30)` is `5e30` in `f32`); infinite
+    /// where either side is infinite.
+    ///
+    /// ```
+    /// # use burn_tensor::{Device, Tensor};
+    /// let device = Device::default();
+    /// let a = Tensor::<1>::from_floats([3.0, -5.0, 0.0], &device);
+    /// let b = Tensor::<1>::from_floats([4.0, 12.0, 0.0], &device);
+    /// assert_eq!(a.hypot(b).into_data().to_vec::<f32>().unwrap(), [5.0, 13.0, 0.0]);
+    /// ```
+    pub fn hypot(self, other: Self) -> Self {
+        let (lhs, rhs) = Self::binary_operands("hypot", self, other);
+        Self::from_primitive(Dispatch::float_hypot(lhs, rhs))
+    }
+
+    /// Degrees to radians: `x · π / 180`.
+    pub fn deg2rad(self) -> Self {
+        self.mul_scalar(core::f64::consts::PI / 180.0)
+    }
+
+    /// Radians to degrees: `x · 180 / π`.
+    pub fn rad2deg(self) -> Self {
+        self.mul_scalar(180.0 / core::f64::consts::PI)
+    }
+
+    /// Rounds to `decimals` decimal places (half to even, as [`round`](Self::round)); a
+    /// negative count rounds to tens, hundreds, …: `1234.5` to `-2` is `1200`.
+    ///
+    /// # Panics
+    /// If `10^|decimals|` is not a finite `f64` (more than 308 places).
+    ///
+    /// ```
+    /// # use burn_tensor::{Device, Tensor};
+    /// let x = Tensor::<1>::from_floats([1.2345, -2.5, 1234.5], &Device::default());
+    /// let values = x.clone().round_to(2).into_data().to_vec::<f32>().unwrap();
+    /// assert_eq!(values, [1.23, -2.5, 1234.5]);
+    /// assert_eq!(x.round_to(-2).into_data().to_vec::<f32>().unwrap(), [0.0, -0.0, 1200.0]);
+    /// ```
+    pub fn round_to(self, decimals: i32) -> Self {
+        if decimals == 0 {
+            return self.round();
+        }
+        let scale = 10f64.powi(decimals.unsigned_abs().min(400) as i32);
+        assert!(
+            scale.is_finite(),
+            "Tensor::round_to: 10^{} is not a finite f64; expected at most 308 decimal places, \
+             got {decimals}",
+            decimals.unsigned_abs()
+        );
+        if decimals > 0 {
+            self.mul_scalar(scale).round().div_scalar(scale)
+        } else {
+            self.div_scalar(scale).round().mul_scalar(scale)
+        }
+    }
+
     /// `self ^ other` element-wise (broadcasting).
     pub fn powf(self, other: Self) -> Self {
         let (lhs, rhs) = Self::binary_operands("powf", self, other);
@@ -166,20 +213,29 @@ impl<const D: usize> Tensor<D, Float> {
         Self::random(self.shape(), distribution, (&self.device(), self.dtype()))
     }
 
-    /// Whether any element is NaN.
-    pub fn contains_nan(self) -> bool {
-        self.is_nan().any().into_scalar::<bool>()
+    /// Whether any element is NaN, as a one-element bool tensor (read it with
+    /// `into_scalar::<bool>()`; it stays on the device until then).
+    pub fn contains_nan(self) -> Tensor<1, Bool> {
+        self.is_nan().any()
     }
 
-    /// Whether each element is within `rtol · |other| + atol` of `other` (`torch.isclose`).
-    pub fn is_close(self, other: Self, rtol: f64, atol: f64) -> Tensor<D, Bool> {
+    /// Whether each element is within `atol + rtol · |other|` of `other` (`torch.isclose`;
+    /// `None` takes [`DEFAULT_RTOL`] and [`DEFAULT_ATOL`]). Equal infinities are close, a NaN
+    /// is close to nothing.
+    pub fn is_close(self, other: Self, rtol: Option<f64>, atol: Option<f64>) -> Tensor<D, Bool> {
+        let rtol = rtol.unwrap_or(DEFAULT_RTOL);
+        let atol = atol.unwrap_or(DEFAULT_ATOL);
+        let equal = self.clone().equal(other.clone());
         let diff = self.sub(other.clone()).abs();
+        // An infinite difference (one side infinite) is never within an infinite bound.
+        let finite = diff.clone().is_finite();
         let bound = other.abs().mul_scalar(rtol).add_scalar(atol);
-        diff.lower_equal(bound)
+        diff.lower_equal(bound).bool_and(finite).bool_or(equal)
     }
 
-    /// Whether every element is close to `other` (`torch.allclose`).
-    pub fn all_close(self, other: Self, rtol: f64, atol: f64) -> bool {
+    /// Whether every element is close to `other` (`torch.allclose`, see
+    /// [`is_close`](Self::is_close)).
+    pub fn all_close(self, other: Self, rtol: Option<f64>, atol: Option<f64>) -> bool {
         self.is_close(other, rtol, atol).all().into_scalar::<bool>()
     }
 

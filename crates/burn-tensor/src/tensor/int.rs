@@ -119,6 +119,23 @@ impl<const D: usize> Tensor<D, Int> {
     }
 }
 
+impl<const D: usize> Tensor<D, Int> {
+    /// The integer coordinates of every element of a tensor of `shape` (rank `D`): rank
+    /// `D2 = D + 1`, the last dim holding the coordinates; see [`crate::grid::cartesian_grid`].
+    ///
+    /// ```
+    /// # use burn_tensor::{Device, Int, Tensor};
+    /// let grid: Tensor<3, Int> = Tensor::<2, Int>::cartesian_grid([2, 2], &Device::default());
+    /// assert_eq!(grid.into_data().to_vec::<i64>().unwrap(), [0, 0, 0, 1, 1, 0, 1, 1]);
+    /// ```
+    pub fn cartesian_grid<S: Into<Shape>, const D2: usize>(
+        shape: S,
+        device: &crate::Device,
+    ) -> Tensor<D2, Int> {
+        crate::grid::cartesian_grid::<S, D, D2>(shape, device)
+    }
+}
+
 impl Tensor<1, Int> {
     /// `start, start + 1, …` below `range.end`.
     pub fn arange(range: Range<i64>, options: impl Into<TensorCreationOptions>) -> Self {

@@ -25,3 +25,4 @@ mod triangle;
 
 pub use args::{ReshapeArgs, SliceArgs, TensorCreationOptions};
 pub use base::Tensor;
+pub use float::{DEFAULT_ATOL, DEFAULT_RTOL};

@@ -101,18 +101,18 @@ fn contains_nan() {
     let env = Env::new(crate::device());
     let clean = env.random(&[3, 4], -1.0, 1.0, 51);
     assert!(
-        !env.float::<2>(&clean).contains_nan(),
+        !env.float::<2>(&clean).contains_nan().into_scalar::<bool>(),
         "contains_nan: no NaN in a random tensor"
     );
     let mut dirty = clean.clone();
     dirty.set(&[2, 1], f64::NAN);
     assert!(
-        env.float::<2>(&dirty).contains_nan(),
+        env.float::<2>(&dirty).contains_nan().into_scalar::<bool>(),
         "contains_nan: missed a NaN at [2, 1]"
     );
     let strided = env.float_in::<2>(&dirty, Layout::Strided);
     assert!(
-        strided.contains_nan(),
+        strided.contains_nan().into_scalar::<bool>(),
         "contains_nan: missed a NaN in a strided tensor"
     );
 }
@@ -131,16 +131,37 @@ fn is_close_and_all_close() {
         vec![1.0, 0.0, 1.0, 0.0],
         "reference self-check"
     );
-    let got = env.float::<1>(&a).is_close(env.float(&b), 1e-2, 1e-3);
+    let got = env
+        .float::<1>(&a)
+        .is_close(env.float(&b), Some(1e-2), Some(1e-3));
     env.check_bool("is_close", got, &expected);
     assert!(
-        !env.float::<1>(&a).all_close(env.float(&b), 1e-2, 1e-3),
+        !env.float::<1>(&a)
+            .all_close(env.float(&b), Some(1e-2), Some(1e-3)),
         "all_close: two elements are far"
     );
     assert!(
-        env.float::<1>(&b).all_close(env.float(&b), 0.0, 0.0),
+        env.float::<1>(&b)
+            .all_close(env.float(&b), Some(0.0), Some(0.0)),
         "all_close: a tensor is close to itself"
     );
+}
+
+#[test]
+fn is_close_with_infinities_nans_and_defaults() {
+    // torch.isclose(torch.tensor([inf, inf, 1., nan, 1.00001, 1e-9]),
+    //               torch.tensor([inf, -inf, inf, nan, 1., 0.]))
+    //   = [True, False, False, False, True, True]  (defaults rtol=1e-5, atol=1e-8)
+    let env = Env::new(crate::device());
+    let inf = f64::INFINITY;
+    let a = env.round(&RefArray::new(
+        &[6],
+        vec![inf, inf, 1.0, f64::NAN, 1.0 + 1e-6, 1e-9],
+    ));
+    let b = RefArray::new(&[6], vec![inf, -inf, inf, f64::NAN, 1.0, 0.0]);
+    let expected = RefArray::new(&[6], vec![1.0, 0.0, 0.0, 0.0, 1.0, 1.0]);
+    let got = env.float::<1>(&a).is_close(env.float(&b), None, None);
+    env.check_bool("is_close defaults", got, &expected);
 }
 
 #[test]
