@@ -90,11 +90,11 @@ type Defaults = HashMap<String, HashMap<usize, HashSet<String>>>;
 
 /// Records the default type arguments of every type, trait and alias of one crate's index.
 pub fn record_defaults(index: &Value) {
-    let mut guard = DEFAULTS.lock().unwrap();
-    let defaults = guard.get_or_insert_with(HashMap::new);
     let Some(items) = index.as_object() else {
         return;
     };
+    // Rendered before taking the lock: rendering reads the table.
+    let mut found = Vec::new();
     for item in items.values() {
         let Some(name) = item["name"].as_str() else {
             continue;
@@ -112,13 +112,18 @@ pub fn record_defaults(index: &Value) {
                 }
                 _ => continue,
             };
-            defaults
-                .entry(name.to_string())
-                .or_default()
-                .entry(position)
-                .or_default()
-                .insert(default);
+            found.push((name.to_string(), position, default));
         }
+    }
+    let mut guard = DEFAULTS.lock().unwrap();
+    let defaults = guard.get_or_insert_with(HashMap::new);
+    for (name, position, default) in found {
+        defaults
+            .entry(name)
+            .or_default()
+            .entry(position)
+            .or_default()
+            .insert(default);
     }
 }
 

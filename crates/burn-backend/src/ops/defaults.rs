@@ -28,19 +28,28 @@ pub(crate) fn float_host_unary<B: Backend>(
     )
 }
 
+/// The shape both operands of `op` broadcast to.
+///
+/// # Panics
+/// If they do not broadcast.
+fn broadcast_shape<T: TensorMetadata>(op: &str, lhs: &T, rhs: &T) -> Shape {
+    lhs.shape().broadcast(&rhs.shape()).unwrap_or_else(|| {
+        panic!(
+            "{op}: cannot broadcast shapes {:?} and {:?}",
+            lhs.shape(),
+            rhs.shape()
+        )
+    })
+}
+
 /// Applies `f` pairwise on the host, broadcasting both operands first.
 pub(crate) fn float_host_binary<B: Backend>(
+    op: &str,
     lhs: FloatTensor<B>,
     rhs: FloatTensor<B>,
     f: impl Fn(f64, f64) -> f64,
 ) -> FloatTensor<B> {
-    let shape = lhs.shape().broadcast(&rhs.shape()).unwrap_or_else(|| {
-        panic!(
-            "cannot broadcast shapes {:?} and {:?}",
-            lhs.shape(),
-            rhs.shape()
-        )
-    });
+    let shape = broadcast_shape(op, &lhs, &rhs);
     let device = B::float_device(&lhs);
     let read = |t: FloatTensor<B>| {
         read_sync(B::float_into_data(B::float_expand(t, shape.clone())))
@@ -63,13 +72,7 @@ pub fn float_hypot_fallback<B: Backend>(
     lhs: FloatTensor<B>,
     rhs: FloatTensor<B>,
 ) -> FloatTensor<B> {
-    let shape = lhs.shape().broadcast(&rhs.shape()).unwrap_or_else(|| {
-        panic!(
-            "float_hypot: cannot broadcast shapes {:?} and {:?}",
-            lhs.shape(),
-            rhs.shape()
-        )
-    });
+    let shape = broadcast_shape("float_hypot", &lhs, &rhs);
     let a = B::float_abs(B::float_expand(lhs, shape.clone()));
     let b = B::float_abs(B::float_expand(rhs, shape));
     let a_smaller = B::float_lower(a.clone(), b.clone());

@@ -272,7 +272,7 @@ pub trait FloatTensorOps<B: Backend> {
     }
     /// `atan2(lhs, rhs)` element-wise.
     fn float_atan2(lhs: FloatTensor<B>, rhs: FloatTensor<B>) -> FloatTensor<B> {
-        defaults::float_host_binary::<B>(lhs, rhs, f64::atan2)
+        defaults::float_host_binary::<B>("float_atan2", lhs, rhs, f64::atan2)
     }
     /// `sqrt(lhs² + rhs²)` element-wise (broadcasting), without overflow or underflow in the
     /// squares; infinite where either operand is infinite, even against a NaN (as IEEE 754's
