@@ -392,12 +392,13 @@ pub fn conv2d(
     conv_input(c, x, weight);
     let (xd, wd) = (&x.shape.dims, &weight.shape.dims);
     let size: [usize; 2] = core::array::from_fn(|i| {
+        let (begin, end) = options.padding[i];
         pool_len(
             c,
-            xd[2 + i],
+            xd[2 + i] + begin + end,
             wd[2 + i],
             options.stride[i],
-            options.padding[i],
+            0,
             options.dilation[i],
             false,
         )
@@ -496,12 +497,13 @@ pub fn conv1d(
     check_rank(c, x, 3, "a [n, c, l] input");
     check_rank(c, weight, 3, "a [c_out, c_in / groups, k] weight");
     let (xd, wd) = (&x.shape.dims, &weight.shape.dims);
+    let (begin, end) = options.padding[0];
     let len = pool_len(
         c,
-        xd[2],
+        xd[2] + begin + end,
         wd[2],
         options.stride[0],
-        options.padding[0],
+        0,
         options.dilation[0],
         false,
     );

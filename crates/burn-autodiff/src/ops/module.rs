@@ -33,9 +33,9 @@ pub(super) fn squeeze<B: Backend>(tensor: FT<B>) -> FT<B> {
 
 /// The 2-d options (height 1, no padding there) equivalent to 1-d convolution options.
 fn conv_options_2d(options: ConvOptions<1>) -> ConvOptions<2> {
-    ConvOptions::new(
+    ConvOptions::new_with_padding(
         [1, options.stride[0]],
-        [0, options.padding[0]],
+        [(0, 0), options.padding[0]],
         [1, options.dilation[0]],
         options.groups,
     )
@@ -309,25 +309,28 @@ impl<B: Backend, C: CheckpointStrategy> ModuleOps<Self> for Autodiff<B, C> {
     /// With no tracked input, `B::attention` (possibly a fused kernel) runs untracked.
     /// Otherwise attention is [`attention_fallback`](burn_backend::ops::attention_fallback)
     /// on this backend: matmuls, scaling, masking and a stable softmax, each a
-    /// differentiable op of `Autodiff`, so the gradients of `query`, `key` and `value` flow
-    /// through the composition (no fused backward kernel). The mask gets no gradient.
+    /// differentiable op of `Autodiff`, so the gradients of `query`, `key`, `value` and the
+    /// bias flow through the composition (no fused backward kernel). The mask gets no gradient.
     fn attention(
         query: AT<B>,
         key: AT<B>,
         value: AT<B>,
         mask: Option<BoolTensor<B>>,
+        attn_bias: Option<AT<B>>,
         options: AttentionModuleOptions,
     ) -> AT<B> {
-        if !(query.is_tracked() || key.is_tracked() || value.is_tracked()) {
+        let bias_tracked = attn_bias.as_ref().is_some_and(|b| b.is_tracked());
+        if !(query.is_tracked() || key.is_tracked() || value.is_tracked() || bias_tracked) {
             return AT::new(B::attention(
                 query.into_primitive(),
                 key.into_primitive(),
                 value.into_primitive(),
                 mask,
+                attn_bias.map(AT::into_primitive),
                 options,
             ));
         }
-        burn_backend::ops::attention_fallback::<Self>(query, key, value, mask, options)
+        burn_backend::ops::attention_fallback::<Self>(query, key, value, mask, attn_bias, options)
     }
 
     // ---- normalization ---------------------------------------------------------------------

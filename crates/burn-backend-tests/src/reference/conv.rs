@@ -19,12 +19,25 @@ impl RefArray {
     /// `x [n, c_in, h, w]` convolved with `weight [c_out, c_in / groups, kh, kw]`, plus
     /// `bias [c_out]`: `out[b, o, y, x] = bias[o] + Σ x[b, g·cig + c, y·s - p + ky·d, …] · w[o, c, ky, kx]`.
     pub fn conv2d(&self, weight: &Self, bias: Option<&Self>, p: ConvParams) -> Self {
+        self.conv2d_padded(weight, bias, p, p.padding.map(|q| (q, q)))
+    }
+
+    /// [`conv2d`](Self::conv2d) with `(begin, end)` zero padding per spatial dim, in place of
+    /// `p.padding` (ONNX's `pads`).
+    pub fn conv2d_padded(
+        &self,
+        weight: &Self,
+        bias: Option<&Self>,
+        p: ConvParams,
+        padding: [(usize, usize); 2],
+    ) -> Self {
         let [n, c_in, h, w]: [usize; 4] = self.shape.clone().try_into().expect("conv2d: rank 4");
         let [c_out, cig, kh, kw]: [usize; 4] = weight.shape.clone().try_into().expect("rank 4");
         assert_eq!(c_in, cig * p.groups, "conv2d: channels");
         let cog = c_out / p.groups;
         let out_size = |size: usize, k: usize, i: usize| {
-            (size + 2 * p.padding[i] - p.dilation[i] * (k - 1) - 1) / p.stride[i] + 1
+            let (begin, end) = padding[i];
+            (size + begin + end - p.dilation[i] * (k - 1) - 1) / p.stride[i] + 1
         };
         let (oh, ow) = (out_size(h, kh, 0), out_size(w, kw, 1));
         // Flat row-major indexing (`at` checks every index, which made large cases slow).
@@ -38,13 +51,13 @@ impl RefArray {
                 let taps = &wt[(o * cig + c) * kh * kw..][..kh * kw];
                 for ky in 0..kh {
                     let iy =
-                        (y * p.stride[0] + ky * p.dilation[0]) as isize - p.padding[0] as isize;
+                        (y * p.stride[0] + ky * p.dilation[0]) as isize - padding[0].0 as isize;
                     if iy < 0 || iy >= h as isize {
                         continue;
                     }
                     for kx in 0..kw {
                         let ix = (xo * p.stride[1] + kx * p.dilation[1]) as isize
-                            - p.padding[1] as isize;
+                            - padding[1].0 as isize;
                         if ix < 0 || ix >= w as isize {
                             continue;
                         }

@@ -42,6 +42,17 @@ impl RefArray {
         })
     }
 
+    /// Nearest by pixel centres (PyTorch `nearest-exact`): source `⌊(dst + ½) · in / out⌋`.
+    pub fn interpolate_nearest_exact(&self, output: [usize; 2]) -> Self {
+        let [n, c, h, w]: [usize; 4] = self.shape.clone().try_into().expect("rank 4");
+        let src = |dst: usize, input: usize, out: usize| {
+            (((dst as f64 + 0.5) * input as f64 / out as f64).floor() as usize).min(input - 1)
+        };
+        Self::from_fn(&[n, c, output[0], output[1]], |i| {
+            self.at(&[i[0], i[1], src(i[2], h, output[0]), src(i[3], w, output[1])])
+        })
+    }
+
     /// Bilinear (PyTorch `bilinear`).
     pub fn interpolate_bilinear(&self, output: [usize; 2], align_corners: bool) -> Self {
         let [n, c, h, w]: [usize; 4] = self.shape.clone().try_into().expect("rank 4");

@@ -2,19 +2,20 @@
 
 use super::RefArray;
 
-/// PyTorch's pooling output size: `⌊(l + 2p - d·(k - 1) - 1 (+ s - 1 with ceil)) / s⌋ + 1`, minus
-/// one when `ceil_mode` would start the last window inside the right padding.
+/// PyTorch's pooling output size, ONNX's for padding `(b, e)` that differs between the ends:
+/// `⌊(l + b + e - d·(k - 1) - 1 (+ s - 1 with ceil)) / s⌋ + 1`, minus one when `ceil_mode` would
+/// start the last window inside the end padding.
 pub fn pool_output_size(
     l: usize,
     k: usize,
     s: usize,
-    p: usize,
+    (b, e): (usize, usize),
     d: usize,
     ceil_mode: bool,
 ) -> usize {
-    let span = l + 2 * p - d * (k - 1) - 1;
+    let span = l + b + e - d * (k - 1) - 1;
     let mut out = (span + if ceil_mode { s - 1 } else { 0 }) / s + 1;
-    if ceil_mode && (out - 1) * s >= l + p {
+    if ceil_mode && (out - 1) * s >= l + b {
         out -= 1;
     }
     out
@@ -27,8 +28,8 @@ pub struct PoolParams {
     pub kernel: [usize; 2],
     /// Step between windows.
     pub stride: [usize; 2],
-    /// Implicit padding on both sides.
-    pub padding: [usize; 2],
+    /// Implicit padding `(begin, end)`.
+    pub padding: [(usize, usize); 2],
     /// Spacing between window taps (max pooling only).
     pub dilation: [usize; 2],
     /// Whether the output size rounds up.
@@ -61,10 +62,10 @@ impl RefArray {
             let mut best: Option<(f64, usize)> = None;
             for ky in 0..p.kernel[0] {
                 for kx in 0..p.kernel[1] {
-                    let y =
-                        (i[2] * p.stride[0] + ky * p.dilation[0]) as isize - p.padding[0] as isize;
-                    let x =
-                        (i[3] * p.stride[1] + kx * p.dilation[1]) as isize - p.padding[1] as isize;
+                    let y = (i[2] * p.stride[0] + ky * p.dilation[0]) as isize
+                        - p.padding[0].0 as isize;
+                    let x = (i[3] * p.stride[1] + kx * p.dilation[1]) as isize
+                        - p.padding[1].0 as isize;
                     if y < 0 || x < 0 || y >= h as isize || x >= w as isize {
                         continue;
                     }
@@ -84,15 +85,16 @@ impl RefArray {
     }
 
     /// Average pooling of `[n, c, h, w]` (no dilation). With `count_include_pad`, the divisor
-    /// is the window clipped to the padded input; otherwise the count of real elements.
+    /// is the window clipped to the padded input (its end padding included); otherwise the count
+    /// of real elements.
     pub fn avg_pool2d(&self, p: PoolParams, count_include_pad: bool) -> Self {
         let [n, c, h, w]: [usize; 4] = self.shape.clone().try_into().expect("rank 4");
         let oh = pool_output_size(h, p.kernel[0], p.stride[0], p.padding[0], 1, p.ceil_mode);
         let ow = pool_output_size(w, p.kernel[1], p.stride[1], p.padding[1], 1, p.ceil_mode);
         Self::from_fn(&[n, c, oh, ow], |i| {
             let window = |o: usize, d: usize, size: usize| {
-                let start = (o * p.stride[d]) as isize - p.padding[d] as isize;
-                let end = (start + p.kernel[d] as isize).min((size + p.padding[d]) as isize);
+                let start = (o * p.stride[d]) as isize - p.padding[d].0 as isize;
+                let end = (start + p.kernel[d] as isize).min((size + p.padding[d].1) as isize);
                 let padded = (end - start) as usize;
                 (
                     start.max(0) as usize,

@@ -23,6 +23,29 @@ fn reassemble<const D: usize>(pieces: Vec<Tensor<D>>, dim: usize) -> Tensor<D> {
 }
 
 grad_cases! {
+    // ---- composed selections ---------------------------------------------------------------------
+    gather_nd: [unit(24)] => |t| {
+        let x = shaped(&t[0], [3, 4, 2]);
+        let at = ints(&[0, 1, 2, 3, 2, 3, 1, 0], [2, 2, 2], &x);
+        x.gather_nd::<3, 3>(at).exp()
+    };
+    scatter_nd_add: [unit(12), unit(8)] => |t| {
+        let x = shaped(&t[0], [3, 4]);
+        let rows = ints(&[2, 2], [2, 1], &x);
+        x.scatter_nd(rows, shaped(&t[1], [2, 4]), IndexingUpdateOp::Add).exp()
+    };
+    take: [unit(12)] => |t| {
+        let x = shaped(&t[0], [3, 4]);
+        x.clone().take::<2, 3>(1, ints(&[3, 0, 3, 1], [2, 2], &x)).exp()
+    };
+    select_dim: [unit(12)] => |t| shaped(&t[0], [3, 4]).select_dim::<1>(-2, 1).exp();
+    mask_select: [unit(6)] => |t| {
+        let x = shaped(&t[0], [2, 3]);
+        let mask = bools(&[true, false, true, true, false, false], [2, 3], &x);
+        x.mask_select(mask).exp()
+    };
+    unfold_windows: [unit(14)] => |t| shaped(&t[0], [2, 7]).unfold::<3, _>(1, 3, 2).exp();
+
     // ---- reshaping and permuting ----------------------------------------------------------------
     reshape: [unit(24)] => |t| shaped(&t[0], [2, 3, 4]).reshape([4, 6]).exp();
     reshape_infer_and_keep: [unit(24)]

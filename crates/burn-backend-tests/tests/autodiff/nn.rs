@@ -10,9 +10,41 @@ use super::{
     bools, distinct, inner_constant, ints, off_integer, shaped, signed, uniform, unit, values,
 };
 use burn::tensor::ops::{
-    AttentionModuleOptions, ConvOptions, ConvTransposeOptions, InterpolateMode, InterpolateOptions,
+    AttentionModuleOptions, AvgPoolOptions, CausalAlignment, ConvOptions, ConvTransposeOptions,
+    GridSampleOptions, GridSamplePaddingMode, InterpolateMode, InterpolateOptions, MaxPoolOptions,
+    UnfoldOptions,
 };
 use burn::tensor::{Bool, Tensor, activation as act, loss, module};
+
+/// Max-pooling options: kernel, stride, `(begin, end)` padding, dilation, ceil mode.
+fn max<const N: usize>(
+    kernel: [usize; N],
+    stride: [usize; N],
+    padding: [(usize, usize); N],
+    dilation: [usize; N],
+    ceil_mode: bool,
+) -> MaxPoolOptions<N> {
+    MaxPoolOptions::new(kernel)
+        .with_stride(stride)
+        .with_padding_pairs(padding)
+        .with_dilation(dilation)
+        .with_ceil_mode(ceil_mode)
+}
+
+/// Average-pooling options: kernel, stride, `(begin, end)` padding, count_include_pad, ceil mode.
+fn avg<const N: usize>(
+    kernel: [usize; N],
+    stride: [usize; N],
+    padding: [(usize, usize); N],
+    count_include_pad: bool,
+    ceil_mode: bool,
+) -> AvgPoolOptions<N> {
+    AvgPoolOptions::new(kernel)
+        .with_stride(stride)
+        .with_padding_pairs(padding)
+        .with_count_include_pad(count_include_pad)
+        .with_ceil_mode(ceil_mode)
+}
 
 /// `off_integer` scaled by 3: away from the multiples of 1.5 (the kinks of relu6 at 0 and 6
 /// and of hard_swish at ±3).
@@ -77,7 +109,7 @@ macro_rules! interpolate_cases {
             $name: [unit(len($shape))] => |t| {
                 let options =
                     InterpolateOptions::new(InterpolateMode::$mode).with_align_corners($align);
-                module::interpolate(shaped(&t[0], $shape), $size, options)
+                module::interpolate(shaped(&t[0], $shape), options.with_output_size($size))
             };
         )*}
     };
@@ -92,7 +124,7 @@ fn attend(
     options: AttentionModuleOptions,
 ) -> Tensor<4> {
     let (keys, values) = (shaped(&kv[0], [1, 2, 4, 4]), shaped(&kv[1], [1, 2, 4, 3]));
-    module::attention(query, keys, values, mask, options)
+    module::attention(query, keys, values, mask, None, options)
 }
 
 /// `attend` with the query `t[0]` `[1, 2, 3, 4]` and keys and values `t[1..]`, masked by
@@ -188,38 +220,62 @@ grad_cases! {
         module::conv2d(x, shaped(&t[0], [4, 1, 2, 2]), None, options)
     };
 
+    conv2d_asymmetric_padding: [unit(32), unit(16), unit(2)] => |t| {
+        let options = ConvOptions::new_with_padding([1, 2], [(0, 1), (2, 1)], [1, 1], 1);
+        module::conv2d(shaped(&t[0], [1, 2, 4, 4]), shaped(&t[1], [2, 2, 2, 2]), Some(t[2].clone()), options)
+    };
+    conv1d_asymmetric_padding: [unit(10), unit(12)] => |t| {
+        let options = ConvOptions::new_with_padding([1], [(2, 0)], [1], 1);
+        module::conv1d(shaped(&t[0], [1, 2, 5]), shaped(&t[1], [2, 2, 3]), None, options)
+    };
+    unfold4d: [unit(40)] => |t| {
+        let options = UnfoldOptions::new([2, 1], [1, 0], [1, 2]);
+        module::unfold4d(shaped(&t[0], [1, 2, 5, 4]), [2, 2], options).exp()
+    };
+    fold4d: [unit(48)] => |t| {
+        // Columns of 2 channels × 2·2 taps over 3·2 blocks fold back into a [5, 4] plane.
+        let options = UnfoldOptions::new([2, 1], [1, 0], [1, 2]);
+        module::fold4d(shaped(&t[0], [1, 8, 6]), [5, 4], [2, 2], options).exp()
+    };
+
     // ---- pooling --------------------------------------------------------------------------------
     avg_pool1d: [unit(14)]
-        => |t| module::avg_pool1d(shaped(&t[0], [1, 2, 7]), 3, 2, 1, true, false);
+        => |t| module::avg_pool1d(shaped(&t[0], [1, 2, 7]), avg([3], [2], [(1, 1)], true, false));
     avg_pool1d_exclude_pad_ceil: [unit(14)]
-        => |t| module::avg_pool1d(shaped(&t[0], [1, 2, 7]), 3, 2, 1, false, true);
+        => |t| module::avg_pool1d(shaped(&t[0], [1, 2, 7]), avg([3], [2], [(1, 1)], false, true));
     avg_pool2d: [unit(40)]
-        => |t| module::avg_pool2d(shaped(&t[0], [1, 2, 5, 4]), [2, 3], [2, 1], [1, 1], true, false);
+        => |t| module::avg_pool2d(shaped(&t[0], [1, 2, 5, 4]), avg([2, 3], [2, 1], [(1, 1); 2], true, false));
     avg_pool2d_exclude_pad_ceil: [unit(40)]
-        => |t| module::avg_pool2d(shaped(&t[0], [1, 2, 5, 4]), [2, 2], [2, 2], [1, 0], false, true);
+        => |t| module::avg_pool2d(shaped(&t[0], [1, 2, 5, 4]), avg([2, 2], [2, 2], [(1, 1), (0, 0)], false, true));
     max_pool1d: [distinct(14, -2.0, 2.0)]
-        => |t| module::max_pool1d(shaped(&t[0], [1, 2, 7]), 3, 2, 1, 1, false);
+        => |t| module::max_pool1d(shaped(&t[0], [1, 2, 7]), max([3], [2], [(1, 1)], [1], false));
     max_pool1d_dilated_ceil: [distinct(14, -2.0, 2.0)]
-        => |t| module::max_pool1d(shaped(&t[0], [2, 1, 7]), 2, 2, 0, 2, true);
+        => |t| module::max_pool1d(shaped(&t[0], [2, 1, 7]), max([2], [2], [(0, 0)], [2], true));
     max_pool2d: [distinct(40, -2.0, 2.0)] => |t| {
         let x = shaped(&t[0], [1, 2, 5, 4]);
-        module::max_pool2d(x, [2, 2], [2, 1], [1, 0], [1, 1], false)
+        module::max_pool2d(x, max([2, 2], [2, 1], [(1, 1), (0, 0)], [1, 1], false))
     };
     max_pool2d_dilated_ceil: [distinct(40, -2.0, 2.0)] => |t| {
         let x = shaped(&t[0], [2, 1, 5, 4]);
-        module::max_pool2d(x, [2, 2], [2, 1], [0, 1], [1, 2], true)
+        module::max_pool2d(x, max([2, 2], [2, 1], [(0, 0), (1, 1)], [1, 2], true))
     };
     max_pool2d_with_indices: [distinct(32, -2.0, 2.0)] => |t| {
-        let (pooled, indices) = module::max_pool2d_with_indices(
-            shaped(&t[0], [1, 2, 4, 4]),
-            [3, 3],
-            [1, 1],
-            [1, 1],
-            [1, 1],
-            false,
-        );
+        let options = max([3, 3], [1, 1], [(1, 1); 2], [1, 1], false);
+        let (pooled, indices) = module::max_pool2d_with_indices(shaped(&t[0], [1, 2, 4, 4]), options);
         pooled * indices.float().add_scalar(1.0)
     };
+    // Padding that differs between the ends (materialized by the tensor API).
+    max_pool1d_asymmetric_ceil: [distinct(14, -2.0, 2.0)]
+        => |t| module::max_pool1d(shaped(&t[0], [1, 2, 7]), max([2], [2], [(0, 1)], [1], true));
+    max_pool2d_with_indices_asymmetric: [distinct(40, -2.0, 2.0)] => |t| {
+        let options = max([2, 3], [2, 2], [(1, 0), (0, 2)], [1, 1], true);
+        let (pooled, indices) = module::max_pool2d_with_indices(shaped(&t[0], [1, 2, 5, 4]), options);
+        pooled * indices.float().add_scalar(1.0)
+    };
+    avg_pool2d_asymmetric_exclude_pad: [unit(40)]
+        => |t| module::avg_pool2d(shaped(&t[0], [1, 2, 5, 4]), avg([3, 2], [2, 1], [(2, 0), (0, 1)], false, true));
+    avg_pool1d_asymmetric: [unit(14)]
+        => |t| module::avg_pool1d(shaped(&t[0], [1, 2, 7]), avg([2], [1], [(1, 0)], true, false));
     adaptive_avg_pool1d: [unit(14)]
         => |t| module::adaptive_avg_pool1d(shaped(&t[0], [1, 2, 7]), 3);
     adaptive_avg_pool1d_upsample: [unit(6)]
@@ -267,8 +323,34 @@ grad_cases! {
             scale: Some(0.8),
             softcap: Some(2.0),
             is_causal: true,
+            ..Default::default()
         };
         attend(shaped(&t[0], [1, 2, 3, 4]), &t[1..], None, options)
+    };
+
+    attention_bias_grouped_heads_top_left: [unit(24), unit(16), unit(12), unit(24)] => |t| {
+        // 2 query heads over 1 key/value head, 3 queries over 4 keys, a per-head bias.
+        let options = AttentionModuleOptions {
+            is_causal: true,
+            causal_alignment: CausalAlignment::TopLeft,
+            ..Default::default()
+        };
+        let (q, k, v) = (
+            shaped(&t[0], [1, 2, 3, 4]),
+            shaped(&t[1], [1, 1, 4, 4]),
+            shaped(&t[2], [1, 1, 4, 3]),
+        );
+        module::attention(q, k, v, None, Some(shaped(&t[3], [1, 2, 3, 4])), options)
+    };
+
+    grid_sample_2d_bilinear: [unit(40), uniform(24, -1.2, 1.2)] => |t| {
+        let options = GridSampleOptions::new(InterpolateMode::Bilinear)
+            .with_padding_mode(GridSamplePaddingMode::Reflection);
+        shaped(&t[0], [1, 2, 5, 4]).grid_sample_2d(shaped(&t[1], [1, 3, 4, 2]), options)
+    };
+    grid_sample_2d_zeros_aligned: [unit(40), uniform(24, -1.2, 1.2)] => |t| {
+        let options = GridSampleOptions::new(InterpolateMode::Bilinear).with_align_corners(true);
+        shaped(&t[0], [1, 2, 5, 4]).grid_sample_2d(shaped(&t[1], [1, 3, 4, 2]), options)
     };
 
     // ---- normalization ------------------------------------------------------------------------
@@ -279,10 +361,14 @@ grad_cases! {
         module::layer_norm(shaped(&t[0], [2, 3, 5]), t[1].clone(), None, 1e-5).exp()
     };
     batch_norm: [unit(24), unit(3), unit(3)] => |t| {
-        module::batch_norm(shaped(&t[0], [2, 3, 4]), t[1].clone(), t[2].clone(), 1e-5).0.exp()
+        module::batch_norm_train(shaped(&t[0], [2, 3, 4]), t[1].clone(), t[2].clone(), 1e-5).output.exp()
     };
     batch_norm_rank_2: [unit(12), unit(3), unit(3)] => |t| {
-        module::batch_norm(shaped(&t[0], [4, 3]), t[1].clone(), t[2].clone(), 1e-5).0.exp()
+        module::batch_norm_train(shaped(&t[0], [4, 3]), t[1].clone(), t[2].clone(), 1e-5).output.exp()
+    };
+    batch_norm_given_statistics: [unit(24), unit(3), unit(3), unit(3), uniform(3, 0.5, 2.0)] => |t| {
+        let x = shaped(&t[0], [2, 3, 4]);
+        module::batch_norm(x, t[1].clone(), t[2].clone(), t[3].clone(), t[4].clone(), 1e-3).exp()
     };
     group_norm: [unit(48), unit(6), unit(6)] => |t| {
         module::group_norm(shaped(&t[0], [2, 6, 4]), t[1].clone(), t[2].clone(), 3, 1e-5).exp()

@@ -16,6 +16,16 @@ use burn::tensor::Tensor;
 const WITH_ZEROS: &[f64] = &[0.5, 0.0, -1.5, 0.0, 1.25, 0.0];
 
 grad_cases! {
+    // ---- composed statistics ----------------------------------------------------------------------
+    median: [distinct(18, -2.0, 2.0)] => |t| shaped(&t[0], [3, 6]).median(1).exp();
+    median_with_indices: [distinct(18, -2.0, 2.0)] => |t| {
+        let (median, at) = shaped(&t[0], [3, 6]).median_with_indices(0);
+        median * at.float().add_scalar(1.0)
+    };
+    cov: [unit(12)] => |t| shaped(&t[0], [3, 4]).cov(1, 1).exp();
+    sum_dims_squeeze: [unit(24)]
+        => |t| shaped(&t[0], [2, 3, 4]).sum_dims_squeeze::<1, _>(&[0, 2]).exp();
+
     // ---- sums and means -------------------------------------------------------------------------
     sum: [unit(12)] => |t| shaped(&t[0], [3, 4]).sum().exp();
     sum_dim0: [unit(12)] => |t| shaped(&t[0], [3, 4]).sum_dim(0).exp();

@@ -12,7 +12,7 @@ fn padding_out(x: &Shape, weight: &Shape, grad: &Shape, options: &ConvOptions<2>
     for i in 0..2 {
         let (input, kernel, output) = (x[2 + i], weight[2 + i], grad[2 + i]);
         let reached = (output - 1) * options.stride[i] + options.dilation[i] * (kernel - 1) + 1;
-        out[i] = input + 2 * options.padding[i] - reached;
+        out[i] = input + 2 * options.symmetric_padding()[i] - reached;
     }
     out
 }
@@ -27,7 +27,7 @@ pub fn conv2d_x_backward<B: Backend>(
     let padding_out = padding_out(&x.shape(), &weight.shape(), &output_grad.shape(), &options);
     let transposed = ConvTransposeOptions::new(
         options.stride,
-        options.padding,
+        options.symmetric_padding(),
         padding_out,
         options.dilation,
         options.groups,
@@ -46,7 +46,12 @@ pub fn conv2d_weight_backward<B: Backend>(
     let (x_shape, w_shape) = (x.shape(), weight.shape());
     let groups = options.groups;
     let (in_per_group, out_per_group) = (x_shape[1] / groups, w_shape[0] / groups);
-    let swapped = ConvOptions::new(options.dilation, options.padding, options.stride, 1);
+    let swapped = ConvOptions::new(
+        options.dilation,
+        options.symmetric_padding(),
+        options.stride,
+        1,
+    );
     let channel_slice = |start: usize, len: usize| {
         [
             Slice::full(),

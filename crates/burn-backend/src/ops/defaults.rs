@@ -172,18 +172,29 @@ pub(crate) fn argwhere_host(data: &TensorData) -> TensorData {
 }
 
 /// Attention composed from matmul and a numerically stable softmax (any rank); a row with every
-/// key masked gives zeros. The default body of `ModuleOps::attention`, public so that a backend
-/// with a fused kernel for some shapes can fall back to it for the others.
+/// key masked gives zeros. Scores are `softcap(q·kᵀ·scale)`, masked (`mask`, causal) to -∞, then
+/// `attn_bias` is added before the softmax. Rank-4 inputs may have fewer key/value heads than
+/// query heads (grouped-query attention: query head `h` reads key/value head
+/// `h / (heads / kv_heads)`). The default body of `ModuleOps::attention`, public so that a
+/// backend with a fused kernel for some shapes can fall back to it for the others.
 pub fn attention_fallback<B: Backend>(
     query: FloatTensor<B>,
     key: FloatTensor<B>,
     value: FloatTensor<B>,
     mask: Option<BoolTensor<B>>,
+    attn_bias: Option<FloatTensor<B>>,
     options: AttentionModuleOptions,
 ) -> FloatTensor<B> {
     let q_shape = query.shape();
     let rank = q_shape.num_dims();
     let head_dim = q_shape[rank - 1];
+    let (key, value) = match rank {
+        4 => (
+            repeat_kv_heads::<B>(key, q_shape[1]),
+            repeat_kv_heads::<B>(value, q_shape[1]),
+        ),
+        _ => (key, value),
+    };
     let scale = options.scale.unwrap_or(1.0 / (head_dim as f64).sqrt());
     let mut scores = B::float_mul_scalar(
         B::float_matmul(query, B::float_transpose(key)),
@@ -199,8 +210,8 @@ pub fn attention_fallback<B: Backend>(
     let device = B::float_device(&scores);
     if options.is_causal {
         let (lq, lk) = (score_shape[rank - 2], score_shape[rank - 1]);
-        // Bottom-right aligned (as Burn): key j is hidden from query i when j > i + lk - lq.
-        let offset = lk as i64 - lq as i64;
+        // Key j is hidden from query i when j > i + offset.
+        let offset = options.causal_alignment.offset(lq, lk);
         let values: Vec<bool> = (0..lq * lk)
             .map(|i| (i % lk) as i64 > (i / lk) as i64 + offset)
             .collect();
@@ -212,6 +223,9 @@ pub fn attention_fallback<B: Backend>(
         let mask = B::bool_expand(mask, score_shape.clone());
         scores = B::float_mask_fill(scores, mask, f64::NEG_INFINITY.into());
     }
+    if let Some(bias) = attn_bias {
+        scores = B::float_add(scores, bias);
+    }
     let last = rank - 1;
     let max = B::float_max_dim(scores.clone(), last);
     let all_masked = B::float_equal_elem(max.clone(), f64::NEG_INFINITY.into());
@@ -221,6 +235,20 @@ pub fn attention_fallback<B: Backend>(
     let empty = B::float_equal_elem(sum.clone(), 0.0.into());
     let sum = B::float_mask_fill(sum, empty, 1.0.into());
     B::float_matmul(B::float_div(exp, sum), value)
+}
+
+/// `x [batch, kv_heads, seq, dim]` with each head repeated to make `heads` heads (head `h` of
+/// the result is head `h / (heads / kv_heads)` of `x`); `x` itself when the counts agree.
+fn repeat_kv_heads<B: Backend>(x: FloatTensor<B>, heads: usize) -> FloatTensor<B> {
+    let shape = x.shape();
+    let [batch, kv_heads, seq, dim] = [shape[0], shape[1], shape[2], shape[3]];
+    if kv_heads == heads || kv_heads == 0 || !heads.is_multiple_of(kv_heads) {
+        return x;
+    }
+    let groups = heads / kv_heads;
+    let x = B::float_reshape(x, Shape::from([batch, kv_heads, 1, seq, dim]));
+    let x = B::float_expand(x, Shape::from([batch, kv_heads, groups, seq, dim]));
+    B::float_reshape(x, Shape::from([batch, heads, seq, dim]))
 }
 
 #[cfg(test)]

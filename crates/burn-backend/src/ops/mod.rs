@@ -13,9 +13,13 @@ mod transaction;
 
 pub use activation::ActivationOps;
 pub use bool::BoolTensorOps;
+#[allow(deprecated)]
+pub use burn_std::PaddedConvOptions;
 pub use burn_std::{
-    AttentionModuleOptions, ConvOptions, ConvTransposeOptions, IndexingUpdateOp, InterpolateMode,
-    InterpolateOptions, PadMode,
+    AttentionModuleOptions, AvgPoolOptions, CausalAlignment, ConvOptions, ConvTransposeOptions,
+    CoordinateTransformMode, CubicOptions, DeformConvOptions, GridSampleOptions,
+    GridSamplePaddingMode, IndexingUpdateOp, InterpolateMode, InterpolateOptions, MaxPoolOptions,
+    NearestRoundingMode, PadMode, UnfoldOptions,
 };
 pub use defaults::{attention_fallback, float_hypot_fallback};
 pub use float::FloatTensorOps;

@@ -130,9 +130,9 @@ pub trait ModuleOps<B: Backend> {
         bias: Option<FloatTensor<B>>,
         options: ConvOptions<1>,
     ) -> FloatTensor<B> {
-        let options = ConvOptions::new(
+        let options = ConvOptions::new_with_padding(
             [1, options.stride[0]],
-            [0, options.padding[0]],
+            [(0, 0), options.padding[0]],
             [1, options.dilation[0]],
             options.groups,
         );
@@ -272,16 +272,20 @@ pub trait ModuleOps<B: Backend> {
     ) -> FloatTensor<B> {
         super::conv_grad::conv_transpose2d_weight_backward::<B>(x, weight, output_grad, options)
     }
-    /// Scaled dot-product attention: `softmax(q·kᵀ·scale + mask) · v`, where `mask` marks the
-    /// positions that may *not* be attended (set to -∞ before the softmax).
+    /// Scaled dot-product attention: `softmax(softcap(q·kᵀ·scale) masked + attn_bias) · v`, where
+    /// `mask` marks the positions that may *not* be attended (set to -∞ before the bias is
+    /// added), `attn_bias` (ALiBi, relative positions) broadcasts to the scores
+    /// `[batch, heads, seq_q, seq_k]`, and key/value may have fewer heads than the query
+    /// (grouped-query attention). By default [`attention_fallback`](super::attention_fallback).
     fn attention(
         query: FloatTensor<B>,
         key: FloatTensor<B>,
         value: FloatTensor<B>,
         mask: Option<BoolTensor<B>>,
+        attn_bias: Option<FloatTensor<B>>,
         options: AttentionModuleOptions,
     ) -> FloatTensor<B> {
-        super::defaults::attention_fallback::<B>(query, key, value, mask, options)
+        super::defaults::attention_fallback::<B>(query, key, value, mask, attn_bias, options)
     }
     /// Layer normalization over the last dim of `x [..., d]`: `(x - mean) / √(var + ε) · γ + β`
     /// with the biased variance, `gamma` and `beta` of shape `[d]`. By default

@@ -229,18 +229,14 @@ pub fn conv2d(
         weight.shape.dims
     );
     check_bias(OP, &x, bias.as_ref(), c_out);
+    let padding = options.symmetric_padding();
     let out_len = |i: usize, input: usize, k: usize| {
-        let window = [
-            k,
-            options.stride[i],
-            options.padding[i],
-            options.dilation[i],
-        ];
+        let window = [k, options.stride[i], padding[i], options.dilation[i]];
         window_out_len(OP, input, window, false)
     };
     let shape = [n, c_out, out_len(0, h, kh), out_len(1, w, kw)];
     let output = output_like(&x, shape, x.dtype);
-    let params = conv_params(options.stride, options.padding, options.dilation, groups);
+    let params = conv_params(options.stride, padding, options.dilation, groups);
     launch_conv!(conv2d_kernel, x, weight, bias, output, params)
 }
 

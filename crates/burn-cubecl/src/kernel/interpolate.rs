@@ -19,9 +19,12 @@ use cubecl::std::FastDivmod;
 /// The number of input taps per axis of each mode.
 fn taps(mode: InterpolateMode) -> usize {
     match mode {
-        InterpolateMode::Nearest => 1,
+        InterpolateMode::Nearest | InterpolateMode::NearestExact => 1,
         InterpolateMode::Bilinear => 2,
         InterpolateMode::Bicubic => 4,
+        InterpolateMode::Lanczos3 => panic!(
+            "interpolate: Lanczos3 is not supported by Cube (modes: nearest, nearest-exact, bilinear, bicubic)"
+        ),
     }
 }
 
@@ -88,6 +91,10 @@ fn axis_tap<A: Float>(
     match mode {
         // PyTorch's `nearest`: floor(o·len/out), exact in integers.
         InterpolateMode::Nearest => (min(o * len / out, last), A::new(1.0)),
+        // PyTorch's `nearest-exact`: floor((o + ½)·len/out), exact in integers.
+        InterpolateMode::NearestExact => (min((2 * o + 1) * len / (2 * out), last), A::new(1.0)),
+        // Refused on the host by `taps` before any launch.
+        InterpolateMode::Lanczos3 => (min(o * len / out, last), A::new(1.0)),
         InterpolateMode::Bilinear => {
             let src = source::<A>(o, len, out, align_corners, false);
             let i0 = min(usize::cast_from(A::floor(src)), last);
@@ -231,7 +238,11 @@ fn interpolate_backward_kernel<F: Float, A: Float>(
 
 /// The `align_corners` the kernels see: nearest sampling ignores it.
 fn align_flag(options: &InterpolateOptions) -> bool {
-    options.align_corners && options.mode != InterpolateMode::Nearest
+    options.align_corners()
+        && !matches!(
+            options.mode,
+            InterpolateMode::Nearest | InterpolateMode::NearestExact
+        )
 }
 
 /// Panics, naming `op`, when an empty input plane is interpolated to a non-empty one.

@@ -37,6 +37,11 @@ fn axis_matrix(mode: InterpolateMode, align: bool, len: usize, out: usize) -> Ve
             let mut row = vec![0.0; len];
             match mode {
                 InterpolateMode::Nearest => row[clamp((o * len / out) as isize)] = 1.0,
+                InterpolateMode::NearestExact => {
+                    let s = (o as f64 + 0.5) * len as f64 / out as f64;
+                    row[clamp(s.floor() as isize)] = 1.0;
+                }
+                InterpolateMode::Lanczos3 => unreachable!("not among MODES"),
                 InterpolateMode::Bilinear => {
                     let s = src(o).max(0.0);
                     let (i0, t) = (s.floor(), s - s.floor());
@@ -83,8 +88,9 @@ fn transpose(m: &[Vec<f64>]) -> Vec<Vec<f64>> {
         .collect()
 }
 
-const MODES: [InterpolateMode; 3] = [
+const MODES: [InterpolateMode; 4] = [
     InterpolateMode::Nearest,
+    InterpolateMode::NearestExact,
     InterpolateMode::Bilinear,
     InterpolateMode::Bicubic,
 ];

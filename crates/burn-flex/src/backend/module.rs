@@ -349,13 +349,15 @@ impl ModuleOps<Flex> for Flex {
         key: T,
         value: T,
         mask: Option<T>,
+        attn_bias: Option<T>,
         options: AttentionModuleOptions,
     ) -> T {
-        // The fused kernel takes rank-4 inputs; other ranks use the contract's composition
-        // (both align a causal mask to the bottom-right corner).
+        // The fused kernel takes rank-4 inputs; other ranks use the contract's composition.
         let fused = query.rank() == 4 && key.rank() == 4 && value.rank() == 4;
         if !fused {
-            return burn_backend::ops::attention_fallback::<Flex>(query, key, value, mask, options);
+            return burn_backend::ops::attention_fallback::<Flex>(
+                query, key, value, mask, attn_bias, options,
+            );
         }
         let op = "attention";
         let (qs, ks, vs) = (
@@ -367,10 +369,12 @@ impl ModuleOps<Flex> for Flex {
         let mask = mask.map(|m| m.expand(scores.to_vec()).to_vec::<bool>());
         let key = float_like(key, query.dtype());
         let value = float_like(value, query.dtype());
+        let bias = attn_bias.map(|b| float_like(b, query.dtype()).expand(scores.to_vec()));
         with_float!(query.dtype(), op, E => {
+            let bias = bias.as_ref().map(|b| b.to_vec::<E>());
             let (out, shape) = attn::attention(
                 &values::<E>(&query), qs, &values::<E>(&key), ks, &values::<E>(&value), vs,
-                mask.as_deref(), None, options,
+                mask.as_deref(), bias.as_deref(), options,
             );
             FlexTensor::from_vec(out, shape)
         })
@@ -539,8 +543,9 @@ mod tests {
             is_causal: true,
             ..Default::default()
         };
-        let fused = Flex::attention(q2.clone(), k2.clone(), v2.clone(), None, options);
-        let composed = burn_backend::ops::attention_fallback::<Flex>(q2, k2, v2, None, options);
+        let fused = Flex::attention(q2.clone(), k2.clone(), v2.clone(), None, None, options);
+        let composed =
+            burn_backend::ops::attention_fallback::<Flex>(q2, k2, v2, None, None, options);
         assert_close(&fused, &composed);
         for is_causal in [false, true] {
             let options = AttentionModuleOptions {
@@ -548,12 +553,14 @@ mod tests {
                 ..Default::default()
             };
             let mask = Some(hidden.clone().unsqueeze(0).unsqueeze(0));
-            let fused = Flex::attention(q.clone(), k.clone(), v.clone(), mask.clone(), options);
+            let fused =
+                Flex::attention(q.clone(), k.clone(), v.clone(), mask.clone(), None, options);
             let composed = burn_backend::ops::attention_fallback::<Flex>(
                 q.clone(),
                 k.clone(),
                 v.clone(),
                 mask,
+                None,
                 options,
             );
             assert_eq!(fused.shape().dims, vec![2, 2, 3, 5]);

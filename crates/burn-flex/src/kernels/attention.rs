@@ -146,7 +146,7 @@ fn compute<T: FloatElement>(
         .scale
         .unwrap_or_else(|| 1.0 / (d.max(1) as f64).sqrt());
     let group = q_heads / kv_heads;
-    let offset = lk as isize - lq as isize;
+    let offset = options.causal_alignment.offset(lq, lk) as isize;
     let mut out = vec![T::zero(); batch * q_heads * lq * dv];
     let work = batch * q_heads * lq * lk * (d + dv);
     for_each_chunk(&mut out, lq * dv, work >= PARALLEL_WORK, |head, dst| {
@@ -294,6 +294,7 @@ mod tests {
             scale,
             softcap,
             is_causal,
+            ..Default::default()
         }
     }
 

@@ -36,7 +36,7 @@ impl Geom {
     pub fn conv<const N: usize>(o: &ConvOptions<N>) -> Self {
         Self {
             stride: lift(o.stride, 1),
-            padding: lift(o.padding, 0),
+            padding: lift(o.symmetric_padding(), 0),
             dilation: lift(o.dilation, 1),
             groups: o.groups,
         }

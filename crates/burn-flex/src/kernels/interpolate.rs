@@ -66,6 +66,14 @@ fn axis_taps(mode: InterpolateMode, align_corners: bool, len: usize, out: usize)
             }
             1
         }
+        InterpolateMode::NearestExact => {
+            // PyTorch's `nearest-exact`: floor((o + 0.5) * len / out), exactly in integers.
+            for o in 0..out {
+                idx.push(((2 * o + 1) * len / (2 * out)).min(last));
+                w.push(1.0);
+            }
+            1
+        }
         InterpolateMode::Bilinear => {
             for o in 0..out {
                 let src = source(o, len, out, align_corners, false);
@@ -89,6 +97,11 @@ fn axis_taps(mode: InterpolateMode, align_corners: bool, len: usize, out: usize)
             }
             4
         }
+        InterpolateMode::Lanczos3 => {
+            panic!(
+                "interpolate: Lanczos3 is not supported by Flex (modes: nearest, nearest-exact, bilinear, bicubic)"
+            )
+        }
     };
     Taps { n, idx, w }
 }
@@ -107,7 +120,7 @@ fn plan(
          shape {x_shape:?}"
     );
     let rows = if oh > 0 {
-        axis_taps(options.mode, options.align_corners, h, oh)
+        axis_taps(options.mode, options.align_corners(), h, oh)
     } else {
         Taps {
             n: 0,
@@ -116,7 +129,7 @@ fn plan(
         }
     };
     let cols = if ow > 0 {
-        axis_taps(options.mode, options.align_corners, w, ow)
+        axis_taps(options.mode, options.align_corners(), w, ow)
     } else {
         Taps {
             n: 0,
@@ -246,6 +259,12 @@ mod tests {
                         let xx = (ox as f64 * w as f64 / ow as f64).floor() as isize;
                         at(x, h, w, y, xx)
                     }
+                    InterpolateMode::NearestExact => {
+                        let y = ((oy as f64 + 0.5) * h as f64 / oh as f64).floor() as isize;
+                        let xx = ((ox as f64 + 0.5) * w as f64 / ow as f64).floor() as isize;
+                        at(x, h, w, y, xx)
+                    }
+                    InterpolateMode::Lanczos3 => unreachable!("not among MODES"),
                     InterpolateMode::Bilinear => {
                         let (sy, sx) = (
                             src(oy, h, oh, align).max(0.0),
@@ -280,8 +299,9 @@ mod tests {
         out
     }
 
-    const MODES: [InterpolateMode; 3] = [
+    const MODES: [InterpolateMode; 4] = [
         InterpolateMode::Nearest,
+        InterpolateMode::NearestExact,
         InterpolateMode::Bilinear,
         InterpolateMode::Bicubic,
     ];

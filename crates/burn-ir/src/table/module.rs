@@ -29,7 +29,7 @@ macro_rules! module_operations {
                 ConvTranspose2dWeightBackward = conv_transpose2d_weight_backward(x: F, weight: F, output_grad: F,
                     options: Val[ConvTransposeOptions<2>]) -> F
                     => |c| rules::same(c, &weight);
-                Attention = attention(query: F, key: F, value: F, mask: OptB, options: Val[AttentionModuleOptions]) -> F
+                Attention = attention(query: F, key: F, value: F, mask: OptB, attn_bias: OptF, options: Val[AttentionModuleOptions]) -> F
                     => |c| rules::attention(c, &query, &value);
                 LayerNorm = layer_norm(x: F, gamma: F, beta: OptF, epsilon: Val[f64]) -> F => |c| rules::same(c, &x);
                 GroupNorm = group_norm(x: F, gamma: F, beta: F, groups: Val[usize], epsilon: Val[f64]) -> F

@@ -5,7 +5,7 @@ use super::{channels_view, per_channel};
 use crate::{Initializer, RunningState};
 use burn::config::Config;
 use burn::module::{Module, Param};
-use burn::tensor::module::batch_norm;
+use burn::tensor::module::{BatchNormTrainOutput, batch_norm_train};
 use burn::tensor::{Device, Tensor};
 
 /// Configuration of a [`BatchNorm`] layer.
@@ -103,7 +103,11 @@ impl BatchNorm {
                 "BatchNorm: training needs more than one value per channel, got an input of {batch} × {channels} × {rest}"
             );
         }
-        let (out, mean, var) = batch_norm(x, self.gamma.val(), self.beta.val(), self.epsilon);
+        let BatchNormTrainOutput {
+            output: out,
+            mean,
+            variance: var,
+        } = batch_norm_train(x, self.gamma.val(), self.beta.val(), self.epsilon);
         let unbiased = count as f64 / (count - 1) as f64;
         let momentum = self.momentum;
         let update = |state: &RunningState<Tensor<1>>, stat: Tensor<1>| {

@@ -1,10 +1,10 @@
 //! `AvgPool1d` and `AvgPool2d`: the mean of each window.
 
-use crate::padding::{Pair, apply_padding};
 use crate::{PaddingConfig1d, PaddingConfig2d};
 use burn::config::Config;
 use burn::module::{Ignored, Module};
 use burn::tensor::Tensor;
+use burn::tensor::ops::AvgPoolOptions;
 
 /// Configuration of an [`AvgPool2d`] layer.
 #[derive(Config, Debug)]
@@ -62,17 +62,12 @@ impl AvgPool2d {
         let pairs = self
             .padding
             .pairs([h, w], self.kernel_size, self.stride, [1, 1]);
-        let pool = |x: Tensor<4>, padding: [usize; 2], include: bool| {
-            burn::tensor::module::avg_pool2d(
-                x,
-                self.kernel_size,
-                self.stride,
-                padding,
-                include,
-                self.ceil_mode,
-            )
-        };
-        averaged(input, pairs, self.count_include_pad, pool)
+        let options = AvgPoolOptions::new(self.kernel_size)
+            .with_stride(self.stride)
+            .with_padding_pairs(pairs)
+            .with_count_include_pad(self.count_include_pad)
+            .with_ceil_mode(self.ceil_mode);
+        burn::tensor::module::avg_pool2d(input, options)
     }
 }
 
@@ -128,34 +123,11 @@ impl AvgPool1d {
     pub fn forward(&self, input: Tensor<3>) -> Tensor<3> {
         let [_, _, length] = input.dims();
         let pair = self.padding.pair(length, self.kernel_size, self.stride, 1);
-        let pool = |x: Tensor<3>, [padding]: [usize; 1], include: bool| {
-            burn::tensor::module::avg_pool1d(
-                x,
-                self.kernel_size,
-                self.stride,
-                padding,
-                include,
-                self.ceil_mode,
-            )
-        };
-        averaged(input, [pair], self.count_include_pad, pool)
+        let options = AvgPoolOptions::new([self.kernel_size])
+            .with_stride([self.stride])
+            .with_padding_pairs([pair])
+            .with_count_include_pad(self.count_include_pad)
+            .with_ceil_mode(self.ceil_mode);
+        burn::tensor::module::avg_pool1d(input, options)
     }
-}
-
-/// Average pooling with any padding: symmetric padding goes to the op; uneven padding is
-/// applied as zeros first, and without `count_include_pad` the sums are divided by the pooled
-/// mask of real positions instead.
-fn averaged<const D: usize, const N: usize>(
-    input: Tensor<D>,
-    pairs: [Pair; N],
-    count_include_pad: bool,
-    pool: impl Fn(Tensor<D>, [usize; N], bool) -> Tensor<D>,
-) -> Tensor<D> {
-    if count_include_pad || pairs.iter().all(|(before, after)| before == after) {
-        let (padded, padding) = apply_padding(input, pairs, 0.0);
-        return pool(padded, padding, count_include_pad);
-    }
-    let (mask, _) = apply_padding(input.ones_like(), pairs, 0.0);
-    let (padded, padding) = apply_padding(input, pairs, 0.0);
-    pool(padded, padding, true).div(pool(mask, padding, true))
 }

@@ -1,10 +1,10 @@
 //! `MaxPool1d` and `MaxPool2d`: the largest value of each window.
 
-use crate::padding::apply_padding;
 use crate::{PaddingConfig1d, PaddingConfig2d};
 use burn::config::Config;
 use burn::module::{Ignored, Module};
 use burn::tensor::Tensor;
+use burn::tensor::ops::MaxPoolOptions;
 
 /// Configuration of a [`MaxPool2d`] layer.
 #[derive(Config, Debug)]
@@ -62,15 +62,12 @@ impl MaxPool2d {
         let pairs = self
             .padding
             .pairs([h, w], self.kernel_size, self.stride, self.dilation);
-        let (input, padding) = apply_padding(input, pairs, f64::NEG_INFINITY);
-        burn::tensor::module::max_pool2d(
-            input,
-            self.kernel_size,
-            self.stride,
-            padding,
-            self.dilation,
-            self.ceil_mode,
-        )
+        let options = MaxPoolOptions::new(self.kernel_size)
+            .with_stride(self.stride)
+            .with_padding_pairs(pairs)
+            .with_dilation(self.dilation)
+            .with_ceil_mode(self.ceil_mode);
+        burn::tensor::module::max_pool2d(input, options)
     }
 }
 
@@ -129,14 +126,11 @@ impl MaxPool1d {
         let pair = self
             .padding
             .pair(length, self.kernel_size, self.stride, self.dilation);
-        let (input, [padding]) = apply_padding(input, [pair], f64::NEG_INFINITY);
-        burn::tensor::module::max_pool1d(
-            input,
-            self.kernel_size,
-            self.stride,
-            padding,
-            self.dilation,
-            self.ceil_mode,
-        )
+        let options = MaxPoolOptions::new([self.kernel_size])
+            .with_stride([self.stride])
+            .with_padding_pairs([pair])
+            .with_dilation([self.dilation])
+            .with_ceil_mode(self.ceil_mode);
+        burn::tensor::module::max_pool1d(input, options)
     }
 }

@@ -165,6 +165,11 @@ impl<const D: usize, K: Basic> Tensor<D, K> {
         K::into_data_async(self.into_primitive()).await
     }
 
+    /// Reads the values asynchronously, keeping the tensor.
+    pub async fn to_data_async(&self) -> Result<TensorData, ExecutionError> {
+        K::into_data_async(self.clone().into_primitive()).await
+    }
+
     /// Reads the values to the host, keeping the tensor.
     pub fn to_data(&self) -> TensorData {
         self.clone().into_data()

@@ -27,6 +27,25 @@ pub(crate) fn dim(op: &str, dim: impl crate::AsIndex, rank: usize) -> usize {
     resolve_dim(op, dim.as_index(), rank)
 }
 
+/// Resolves an index into a dim of `size` (negative counts from the end), panicking with the
+/// operation's name when out of range.
+#[track_caller]
+pub(crate) fn index(op: &str, index: impl crate::AsIndex, size: usize) -> usize {
+    let index = index.as_index();
+    let resolved = if index < 0 {
+        index + size as isize
+    } else {
+        index
+    };
+    if resolved < 0 || resolved as usize >= size {
+        fail(
+            op,
+            format_args!("index {index} is out of range for a dim of size {size}"),
+        );
+    }
+    resolved as usize
+}
+
 /// Resolves a possibly negative dim against `rank`, panicking when out of range.
 #[track_caller]
 pub(crate) fn resolve_dim(op: &str, dim: isize, rank: usize) -> usize {

@@ -85,38 +85,6 @@ impl<const D: usize> Tensor<D, Int> {
         }
         Self::from_primitive(Dispatch::int_cast(self.into_primitive(), dtype))
     }
-
-    /// One-hot encoding along a new last dim of size `num_classes` (`D2 = D + 1`); panics if a
-    /// value is outside `0..num_classes`.
-    pub fn one_hot<const D2: usize>(self, num_classes: usize) -> Tensor<D2, Int> {
-        if D2 != D + 1 {
-            check::fail(
-                "one_hot",
-                format_args!("expected output rank {}, got {D2}", D + 1),
-            );
-        }
-        let (min, max) = (
-            self.clone().min().into_scalar::<i64>(),
-            self.clone().max().into_scalar::<i64>(),
-        );
-        if min < 0 || max >= num_classes as i64 {
-            check::fail(
-                "one_hot",
-                format_args!("values must lie in 0..{num_classes}, got range {min}..={max}"),
-            );
-        }
-        let device = self.device();
-        let dtype = self.dtype();
-        let classes = Tensor::<1, Int>::arange(0..num_classes as i64, (&device, dtype));
-        let mut shape = [1usize; D2];
-        shape[D] = num_classes;
-        let classes: Tensor<D2, Int> = classes.reshape(shape);
-        let expanded: Tensor<D2, Int> = self.unsqueeze_dim(D);
-        let mut target = [-1i64; D2];
-        target[D] = num_classes as i64;
-        let mask = expanded.expand(target).equal(classes.expand(target));
-        Tensor::<D2, Int>::zeros(mask.shape(), (&device, dtype)).mask_fill(mask, 1)
-    }
 }
 
 impl<const D: usize> Tensor<D, Int> {

@@ -10,6 +10,7 @@ mod bool;
 pub(crate) mod check;
 mod display;
 mod float;
+mod grid_sample;
 mod indexing;
 mod inner;
 mod int;
@@ -21,6 +22,8 @@ mod pad;
 mod promote;
 mod quantize;
 mod readout;
+mod select;
+mod stats;
 mod triangle;
 
 pub use args::{ReshapeArgs, SliceArgs, TensorCreationOptions};

@@ -210,7 +210,7 @@ fn replay_on_an_autodiff_device_records_gradients() {
 #[test]
 fn captured_convolutions_and_pools_replay_like_eager() {
     use burn::tensor::module::{avg_pool2d, conv_transpose2d, conv2d, embedding, max_pool2d};
-    use burn::tensor::ops::{ConvOptions, ConvTransposeOptions};
+    use burn::tensor::ops::{AvgPoolOptions, ConvOptions, ConvTransposeOptions, MaxPoolOptions};
     let device = crate::device();
     let env = Env::new(device.clone());
     let weight = env.float::<4>(&env.random(&[4, 3, 3, 3], -0.5, 0.5, 80));
@@ -225,8 +225,11 @@ fn captured_convolutions_and_pools_replay_like_eager() {
             Some(bias.clone()),
             ConvOptions::new([2, 2], [1, 1], [1, 1], 1),
         );
-        let y = max_pool2d(y, [2, 2], [2, 2], [0, 0], [1, 1], true);
-        let y = avg_pool2d(y, [2, 2], [1, 1], [1, 1], true, true);
+        let y = max_pool2d(y, MaxPoolOptions::new([2, 2]).with_ceil_mode(true));
+        let pool = AvgPoolOptions::new([2, 2])
+            .with_stride([1, 1])
+            .with_padding([1, 1]);
+        let y = avg_pool2d(y, pool.with_ceil_mode(true));
         let y = conv_transpose2d(
             y,
             up.clone(),
@@ -295,7 +298,9 @@ fn one_dim_convolutions_pools_and_attention_replay_like_eager() {
     use burn::tensor::module::{
         adaptive_avg_pool1d, attention, avg_pool1d, conv_transpose1d, conv1d, max_pool1d,
     };
-    use burn::tensor::ops::{AttentionModuleOptions, ConvOptions, ConvTransposeOptions};
+    use burn::tensor::ops::{
+        AttentionModuleOptions, AvgPoolOptions, ConvOptions, ConvTransposeOptions, MaxPoolOptions,
+    };
     let device = crate::device();
     let env = Env::new(device.clone());
     let weight = env.float::<3>(&env.random(&[4, 3, 3], -0.5, 0.5, 100));
@@ -306,8 +311,11 @@ fn one_dim_convolutions_pools_and_attention_replay_like_eager() {
     );
     let run = |(x, q): (Tensor<3>, Tensor<4>)| -> (Tensor<3>, Tensor<4>) {
         let y = conv1d(x, weight.clone(), None, ConvOptions::new([2], [1], [1], 1));
-        let y = max_pool1d(y, 2, 1, 0, 1, false);
-        let y = avg_pool1d(y, 2, 2, 1, false, true);
+        let y = max_pool1d(y, MaxPoolOptions::new([2]).with_stride([1]));
+        let pool = AvgPoolOptions::new([2])
+            .with_padding([1])
+            .with_count_include_pad(false);
+        let y = avg_pool1d(y, pool.with_ceil_mode(true));
         let y = adaptive_avg_pool1d(y, 3);
         let y = conv_transpose1d(
             y,
@@ -319,7 +327,7 @@ fn one_dim_convolutions_pools_and_attention_replay_like_eager() {
             is_causal: true,
             ..Default::default()
         };
-        (y, attention(q, k.clone(), v.clone(), None, options))
+        (y, attention(q, k.clone(), v.clone(), None, None, options))
     };
     let inputs = |seed| {
         (

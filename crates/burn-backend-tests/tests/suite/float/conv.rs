@@ -1,8 +1,11 @@
 //! Convolutions against the direct definitions: conv1d, conv2d, conv_transpose1d,
-//! conv_transpose2d, with stride, padding, dilation, groups, bias, and non-contiguous inputs.
+//! conv_transpose2d, with stride, padding (the same at both ends or not), dilation, groups,
+//! bias, and non-contiguous inputs; unfold4d and fold4d.
 
-use burn::tensor::module::{conv_transpose1d, conv_transpose2d, conv1d, conv2d};
-use burn::tensor::ops::{ConvOptions, ConvTransposeOptions};
+use burn::tensor::module::{
+    conv_output_size, conv_transpose1d, conv_transpose2d, conv1d, conv2d, fold4d, unfold4d,
+};
+use burn::tensor::ops::{ConvOptions, ConvTransposeOptions, UnfoldOptions};
 use burn_backend_tests::reference::conv::ConvParams;
 use burn_backend_tests::{Env, Layout, seed};
 
@@ -321,4 +324,150 @@ fn conv2d_known_values() {
         vec![10.0, 14.0, 18.0, 26.0, 30.0, 34.0, 42.0, 46.0, 50.0],
     );
     env.check("conv2d known", got, &expected, 0.0);
+}
+
+#[test]
+fn conv_with_padding_that_differs_between_the_ends() {
+    // ONNX Conv with pads [begin_h, begin_w, end_h, end_w]; the tensor API pads the input for the
+    // difference and the backend convolves the rest.
+    let env = Env::new(crate::device());
+    let cases: [(
+        [usize; 4],
+        [usize; 4],
+        [usize; 2],
+        [(usize, usize); 2],
+        [usize; 2],
+        usize,
+    ); 3] = [
+        (
+            [1, 2, 5, 6],
+            [3, 2, 2, 2],
+            [1, 1],
+            [(0, 1), (1, 0)],
+            [1, 1],
+            1,
+        ),
+        (
+            [2, 4, 7, 5],
+            [4, 2, 3, 2],
+            [2, 1],
+            [(2, 1), (0, 3)],
+            [1, 2],
+            2,
+        ),
+        (
+            [1, 3, 6, 6],
+            [2, 3, 3, 3],
+            [2, 2],
+            [(1, 2), (2, 1)],
+            [1, 1],
+            1,
+        ),
+    ];
+    for (k, (input, weight, stride, padding, dilation, groups)) in cases.into_iter().enumerate() {
+        let x = env.random(&input, -1.0, 1.0, seed("conv asymmetric") + k as u64);
+        let w = env.random(&weight, -1.0, 1.0, seed("conv asymmetric w") + k as u64);
+        let b = env.random(
+            &[weight[0]],
+            -1.0,
+            1.0,
+            seed("conv asymmetric b") + k as u64,
+        );
+        let params = ConvParams {
+            stride,
+            padding: [0, 0],
+            dilation,
+            groups,
+        };
+        let expected = x.conv2d_padded(&w, Some(&b), params, padding);
+        let options = ConvOptions::new_with_padding(stride, padding, dilation, groups);
+        let size = conv_output_size([input[2], input[3]], &w.shape.clone().into(), &options);
+        assert_eq!(
+            size,
+            Some([expected.shape[2], expected.shape[3]]),
+            "case {k}"
+        );
+        for layout in Layout::ALL {
+            let got = conv2d(
+                env.float_in(&x, layout),
+                env.float_in(&w, layout),
+                Some(env.float(&b)),
+                options,
+            );
+            let label = format!("conv2d asymmetric case {k} ({layout:?})");
+            env.check(
+                &label,
+                got,
+                &expected,
+                (weight[1] * weight[2] * weight[3]) as f64,
+            );
+        }
+    }
+    // 1-d: the same with a height of 1.
+    let x = env.random(&[2, 2, 7], -1.0, 1.0, seed("conv1d asymmetric"));
+    let w = env.random(&[3, 2, 3], -1.0, 1.0, seed("conv1d asymmetric w"));
+    let params = ConvParams {
+        stride: [1, 2],
+        padding: [0, 0],
+        dilation: [1, 1],
+        groups: 1,
+    };
+    let expected = x
+        .as_2d()
+        .conv2d_padded(&w.as_2d(), None, params, [(0, 0), (2, 1)])
+        .as_1d();
+    let options = ConvOptions::new_with_padding([2], [(2, 1)], [1], 1);
+    let got = conv1d(env.float(&x), env.float(&w), None, options);
+    env.check("conv1d asymmetric", got, &expected, 6.0);
+}
+
+#[test]
+fn unfold_and_fold_follow_torch() {
+    // torch.nn.functional.unfold(x, kernel, dilation, padding, stride): column
+    // `c·kh·kw + i·kw + j` of block `(oy, ox)` holds x[c, oy·s - p + i·d, ox·s - p + j·d] (zero
+    // outside); fold sums each column back to where it came from.
+    let env = Env::new(crate::device());
+    let (kernel, stride, padding, dilation) = ([2, 3], [2, 1], [1, 0], [1, 2]);
+    let [n, c, h, w] = [2, 3, 5, 7];
+    let x = env.random(&[n, c, h, w], -1.0, 1.0, seed("unfold4d"));
+    let out = |i: usize| {
+        (([h, w][i] + 2 * padding[i] - dilation[i] * (kernel[i] - 1) - 1) / stride[i]) + 1
+    };
+    let (oh, ow) = (out(0), out(1));
+    let taps = kernel[0] * kernel[1];
+    let source = |col: usize, block: usize| {
+        let (ch, tap) = (col / taps, col % taps);
+        let (ki, kj) = (tap / kernel[1], tap % kernel[1]);
+        let (oy, ox) = (block / ow, block % ow);
+        let y = (oy * stride[0] + ki * dilation[0]) as isize - padding[0] as isize;
+        let xx = (ox * stride[1] + kj * dilation[1]) as isize - padding[1] as isize;
+        let inside = y >= 0 && xx >= 0 && y < h as isize && xx < w as isize;
+        (ch, inside.then_some((y as usize, xx as usize)))
+    };
+    let columns =
+        burn_backend_tests::RefArray::from_fn(&[n, c * taps, oh * ow], |i| {
+            match source(i[1], i[2]) {
+                (ch, Some((y, xx))) => x.at(&[i[0], ch, y, xx]),
+                (_, None) => 0.0,
+            }
+        });
+    let options = UnfoldOptions::new(stride, padding, dilation);
+    for layout in Layout::ALL {
+        let got = unfold4d(env.float_in(&x, layout), kernel, options);
+        env.check(&format!("unfold4d ({layout:?})"), got, &columns, 0.0);
+    }
+    let cols = env.random(&[n, c * taps, oh * ow], -1.0, 1.0, seed("fold4d"));
+    let mut folded = burn_backend_tests::RefArray::full(&[n, c, h, w], 0.0);
+    for b in 0..n {
+        for col in 0..c * taps {
+            for block in 0..oh * ow {
+                if let (ch, Some((y, xx))) = source(col, block) {
+                    let sum = folded.at(&[b, ch, y, xx]) + cols.at(&[b, col, block]);
+                    folded.set(&[b, ch, y, xx], sum);
+                }
+            }
+        }
+    }
+    let got = fold4d(env.float(&cols), [h, w], kernel, options);
+    env.check("fold4d", got, &folded, taps as f64);
 }

@@ -4,7 +4,9 @@ use burn::tensor::activation::{log_softmax, softmax};
 use burn::tensor::module::{
     adaptive_avg_pool2d, avg_pool2d, conv2d, embedding, interpolate, max_pool2d_with_indices,
 };
-use burn::tensor::ops::{ConvOptions, InterpolateMode, InterpolateOptions};
+use burn::tensor::ops::{
+    AvgPoolOptions, ConvOptions, InterpolateMode, InterpolateOptions, MaxPoolOptions,
+};
 use burn_backend_tests::reference::conv::ConvParams;
 use burn_backend_tests::reference::pool::PoolParams;
 use burn_backend_tests::{Env, Layout, RefArray};
@@ -79,15 +81,22 @@ fn pooling_large() {
     let p = PoolParams {
         kernel: [3, 3],
         stride: [2, 2],
-        padding: [1, 1],
+        padding: [(1, 1), (1, 1)],
         dilation: [1, 1],
         ceil_mode: false,
     };
     let (values, indices) = x.max_pool2d(p);
-    let (v, i) = max_pool2d_with_indices(env.float(&x), [3, 3], [2, 2], [1, 1], [1, 1], false);
+    let options = MaxPoolOptions::new([3, 3])
+        .with_stride([2, 2])
+        .with_padding([1, 1]);
+    let (v, i) = max_pool2d_with_indices(env.float(&x), options);
     env.check("max_pool2d large", v, &values, 0.0);
     env.check_int("max_pool2d large indices", i, &indices);
-    let got = avg_pool2d(env.float(&x), [3, 3], [2, 2], [1, 1], false, false);
+    let options = AvgPoolOptions::new([3, 3])
+        .with_stride([2, 2])
+        .with_padding([1, 1])
+        .with_count_include_pad(false);
+    let got = avg_pool2d(env.float(&x), options);
     env.check("avg_pool2d large", got, &x.avg_pool2d(p, false), 2.0);
     let got = adaptive_avg_pool2d(env.float(&x), [5, 7]);
     env.check(
@@ -103,18 +112,15 @@ fn interpolate_large() {
     let env = Env::new(crate::device());
     let x = env.random(&[2, 4, 40, 40], -2.0, 2.0, 505);
     let options = InterpolateOptions::new(InterpolateMode::Bilinear).with_align_corners(false);
-    let got = interpolate(env.float(&x), [61, 59], options);
+    let got = interpolate(env.float(&x), options.with_output_size([61, 59]));
     env.check(
         "bilinear large",
         got,
         &x.interpolate_bilinear([61, 59], false),
         2.0,
     );
-    let got = interpolate(
-        env.float(&x),
-        [61, 59],
-        InterpolateOptions::new(InterpolateMode::Nearest),
-    );
+    let options = InterpolateOptions::new(InterpolateMode::Nearest).with_output_size([61, 59]);
+    let got = interpolate(env.float(&x), options);
     env.check("nearest large", got, &x.interpolate_nearest([61, 59]), 0.0);
 }
 

@@ -20,6 +20,7 @@ mod operators;
 mod pool;
 mod reduce;
 mod scan;
+mod select_nd;
 mod slice;
 mod sort;
 mod stats;

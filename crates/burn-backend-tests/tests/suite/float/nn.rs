@@ -1,9 +1,14 @@
 //! Layers as functions: embedding, linear, scaled dot-product attention (mask, causal, scale,
 //! softcap), layer and batch normalization.
 
-use burn::tensor::module::{attention, batch_norm, embedding, group_norm, layer_norm, linear};
-use burn::tensor::ops::AttentionModuleOptions;
-use burn_backend_tests::reference::attention::{AttentionParams, attention as reference};
+use burn::tensor::module::{
+    BatchNormTrainOutput, attention, attention_fallback, batch_norm, batch_norm_train, embedding,
+    group_norm, layer_norm, linear,
+};
+use burn::tensor::ops::{AttentionModuleOptions, CausalAlignment};
+use burn_backend_tests::reference::attention::{
+    AttentionParams, attention as reference, attention_with_bias,
+};
 use burn_backend_tests::{Env, Layout, RefArray};
 
 #[test]
@@ -75,6 +80,7 @@ fn attention_plain() {
             env.float_in(&t.k, layout),
             env.float_in(&t.v, layout),
             None,
+            None,
             AttentionModuleOptions::default(),
         );
         env.check(&format!("attention ({layout:?})"), got, &expected, 4.0);
@@ -98,6 +104,7 @@ fn attention_with_mask() {
         env.float(&t.k),
         env.float(&t.v),
         Some(env.bool(&mask)),
+        None,
         AttentionModuleOptions::default(),
     );
     env.check("attention mask", got, &expected, 4.0);
@@ -120,6 +127,7 @@ fn attention_causal() {
         env.float(&t.q),
         env.float(&t.k),
         env.float(&t.v),
+        None,
         None,
         options,
     );
@@ -147,6 +155,7 @@ fn attention_causal_with_mask() {
         env.float(&t.k),
         env.float(&t.v),
         Some(env.bool(&mask)),
+        None,
         options,
     );
     env.check("attention causal mask", got, &expected, 4.0);
@@ -160,18 +169,19 @@ fn attention_scale_and_softcap() {
     let params = AttentionParams {
         scale: Some(0.7),
         softcap: Some(2.0),
-        causal: false,
+        ..Default::default()
     };
     let expected = reference(&q, &t.k, &t.v, None, params);
     let options = AttentionModuleOptions {
         scale: Some(0.7),
         softcap: Some(2.0),
-        is_causal: false,
+        ..Default::default()
     };
     let got = attention(
         env.float(&q),
         env.float(&t.k),
         env.float(&t.v),
+        None,
         None,
         options,
     );
@@ -188,6 +198,7 @@ fn attention_scale_and_softcap() {
         env.float(&q),
         env.float(&t.k),
         env.float(&t.v),
+        None,
         None,
         options,
     );
@@ -209,6 +220,7 @@ fn attention_of_a_single_key_returns_its_value() {
         env.float(&t.k),
         env.float(&t.v),
         None,
+        None,
         AttentionModuleOptions::default(),
     );
     env.check(
@@ -220,6 +232,58 @@ fn attention_of_a_single_key_returns_its_value() {
 }
 
 #[test]
+fn attention_with_bias_grouped_heads_and_alignment() {
+    // torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=bias, enable_gqa=True)
+    // with the causal diagonal at either corner: 6 query heads over 2 key/value heads, 3
+    // queries over 5 keys, a bias broadcast over the batch, a mask over the heads.
+    let env = Env::new(crate::device());
+    let q = env.random(&[2, 6, 3, 4], -1.0, 1.0, 291);
+    let k = env.random(&[2, 2, 5, 4], -1.0, 1.0, 292);
+    let v = env.random(&[2, 2, 5, 3], -1.0, 1.0, 293);
+    let bias = env.random(&[1, 6, 3, 5], -2.0, 2.0, 294);
+    let mut mask = RefArray::full(&[2, 1, 3, 5], 0.0);
+    mask.set(&[1, 0, 2, 1], 1.0);
+    for (is_causal, alignment) in [
+        (false, CausalAlignment::BottomRight),
+        (true, CausalAlignment::BottomRight),
+        (true, CausalAlignment::TopLeft),
+    ] {
+        let params = AttentionParams {
+            causal: is_causal,
+            top_left: alignment == CausalAlignment::TopLeft,
+            ..Default::default()
+        };
+        let expected = attention_with_bias(&q, &k, &v, Some(&mask), Some(&bias), params);
+        let options = AttentionModuleOptions {
+            is_causal,
+            causal_alignment: alignment,
+            ..Default::default()
+        };
+        let what = format!("attention bias gqa causal={is_causal} {alignment:?}");
+        for layout in Layout::ALL {
+            let got = attention(
+                env.float_in(&q, layout),
+                env.float_in(&k, layout),
+                env.float_in(&v, layout),
+                Some(env.bool(&mask)),
+                Some(env.float_in(&bias, layout)),
+                options,
+            );
+            env.check(&format!("{what} ({layout:?})"), got, &expected, 4.0);
+        }
+        let got = attention_fallback(
+            env.float(&q),
+            env.float(&k),
+            env.float(&v),
+            Some(env.bool(&mask)),
+            Some(env.float(&bias)),
+            options,
+        );
+        env.check(&format!("{what} fallback"), got, &expected, 4.0);
+    }
+}
+
+#[test]
 fn attention_propagates_nan_scores() {
     // A NaN in a query row makes that row's scores NaN: its output is NaN (as in
     // torch.nn.functional.scaled_dot_product_attention), the other rows stay finite.
@@ -228,7 +292,7 @@ fn attention_propagates_nan_scores() {
     let q = Tensor::<4>::from_floats([[[[f32::NAN, 0.0], [1.0, 0.0]]]], &device);
     let k = Tensor::<4>::from_floats([[[[1.0, 0.0], [0.0, 1.0]]]], &device);
     let v = Tensor::<4>::from_floats([[[[1.0, 2.0], [3.0, 4.0]]]], &device);
-    let out = attention(q, k, v, None, AttentionModuleOptions::default());
+    let out = attention(q, k, v, None, None, AttentionModuleOptions::default());
     let values = out.into_data().to_vec::<f64>().unwrap();
     assert!(
         values[0].is_nan() && values[1].is_nan(),
@@ -278,6 +342,32 @@ fn layer_norm_over_the_last_dim() {
 }
 
 #[test]
+fn batch_norm_with_given_statistics() {
+    // torch.nn.functional.batch_norm(x, mean, var, gamma, beta, training=False, eps=eps)
+    let env = Env::new(crate::device());
+    let (n, c, l) = (2, 3, 4);
+    let x = env.random(&[n, c, l], -2.0, 3.0, 295);
+    let gamma = env.random(&[c], 0.5, 1.5, 296);
+    let beta = env.random(&[c], -1.0, 1.0, 297);
+    let mean = env.random(&[c], -1.0, 1.0, 298);
+    let var = env.random(&[c], 0.5, 2.0, 299);
+    let eps = 1e-3;
+    let expected = RefArray::from_fn(&[n, c, l], |i| {
+        let ch = [i[1]];
+        (x.at(i) - mean.at(&ch)) / (var.at(&ch) + eps).sqrt() * gamma.at(&ch) + beta.at(&ch)
+    });
+    let got = batch_norm(
+        env.float::<3>(&x),
+        env.float(&gamma),
+        env.float(&beta),
+        env.float(&mean),
+        env.float(&var),
+        eps,
+    );
+    env.check("batch_norm given statistics", got, &expected, 8.0);
+}
+
+#[test]
 fn batch_norm_with_the_batch_statistics() {
     // torch.nn.functional.batch_norm(x, None, None, gamma, beta, training=True, eps=eps), and the
     // batch mean and biased variance per channel
@@ -304,7 +394,11 @@ fn batch_norm_with_the_batch_statistics() {
         (x.at(i) - means[ch]) / (vars[ch] + eps).sqrt() * gamma.at(&[ch]) + beta.at(&[ch])
     });
     for layout in Layout::ALL {
-        let (got, mean, var) = batch_norm(
+        let BatchNormTrainOutput {
+            output: got,
+            mean,
+            variance: var,
+        } = batch_norm_train(
             env.float_in::<4>(&x, layout),
             env.float_in(&gamma, layout),
             env.float_in(&beta, layout),
