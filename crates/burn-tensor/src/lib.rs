@@ -41,7 +41,7 @@ pub use device::{Device, DeviceConfig, DeviceFilter};
 pub use device_cube::DeviceUnavailable;
 pub use kind::{BasicOps, Bool, Float, Int, TensorKind};
 pub use tensor::{
-    DEFAULT_ATOL, DEFAULT_RTOL, ReshapeArgs, SliceArgs, Tensor, TensorCreationOptions,
+    Cast, DEFAULT_ATOL, DEFAULT_RTOL, ReshapeArgs, SliceArgs, Tensor, TensorCreationOptions,
 };
 
 /// Option structs of the module operations and the backend ops traits.

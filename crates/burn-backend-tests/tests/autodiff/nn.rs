@@ -238,6 +238,30 @@ grad_cases! {
         module::fold4d(shaped(&t[0], [1, 8, 6]), [5, 4], [2, 2], options).exp()
     };
 
+    conv3d_asymmetric_grouped: [unit(96), unit(32), unit(4)] => |t| {
+        let options = ConvOptions::new_with_padding([2, 1, 1], [(1, 0), (0, 1), (1, 1)], [1, 1, 2], 2);
+        let (x, w) = (shaped(&t[0], [1, 2, 4, 3, 4]), shaped(&t[1], [4, 1, 2, 2, 2]));
+        module::conv3d(x, w, Some(t[2].clone()), options)
+    };
+    conv_transpose3d: [unit(36), unit(24), unit(3)] => |t| {
+        let options = ConvTransposeOptions::new([2, 1, 2], [1, 0, 1], [1, 0, 0], [1, 1, 1], 1);
+        let (x, w) = (shaped(&t[0], [1, 2, 3, 2, 3]), shaped(&t[1], [2, 3, 2, 2, 1]));
+        module::conv_transpose3d(x, w, Some(t[2].clone()), options)
+    };
+
+    deform_conv2d: [unit(32), uniform(120, -0.8, 0.8), unit(24), uniform(60, 0.2, 1.0), unit(3)] => |t| {
+        // x [1, 2, 4, 4], a 2×2 kernel padded by one column: offsets [1, 8, 3, 5], mask [1, 4, 3, 5].
+        let options = burn::tensor::ops::DeformConvOptions::new([1, 1], [0, 1], [1, 1], 1, 1);
+        module::deform_conv2d(
+            shaped(&t[0], [1, 2, 4, 4]),
+            shaped(&t[1], [1, 8, 3, 5]),
+            shaped(&t[2], [3, 2, 2, 2]),
+            Some(shaped(&t[3], [1, 4, 3, 5])),
+            Some(t[4].clone()),
+            options,
+        )
+    };
+
     // ---- pooling --------------------------------------------------------------------------------
     avg_pool1d: [unit(14)]
         => |t| module::avg_pool1d(shaped(&t[0], [1, 2, 7]), avg([3], [2], [(1, 1)], true, false));
@@ -276,6 +300,17 @@ grad_cases! {
         => |t| module::avg_pool2d(shaped(&t[0], [1, 2, 5, 4]), avg([3, 2], [2, 1], [(2, 0), (0, 1)], false, true));
     avg_pool1d_asymmetric: [unit(14)]
         => |t| module::avg_pool1d(shaped(&t[0], [1, 2, 7]), avg([2], [1], [(1, 0)], true, false));
+    max_pool3d_ceil: [distinct(60, -2.0, 2.0)]
+        => |t| module::max_pool3d(shaped(&t[0], [1, 1, 3, 4, 5]), max([2, 2, 3], [2, 1, 2], [(1, 0), (0, 1), (1, 1)], [1, 1, 1], true));
+    max_pool3d_with_indices: [distinct(60, -2.0, 2.0)] => |t| {
+        let options = max([2, 3, 2], [1, 1, 2], [(0, 0), (1, 1), (0, 1)], [1, 1, 1], false);
+        let (pooled, indices) = module::max_pool3d_with_indices(shaped(&t[0], [1, 1, 3, 4, 5]), options);
+        pooled * indices.float().add_scalar(1.0)
+    };
+    avg_pool3d_exclude_pad: [unit(60)]
+        => |t| module::avg_pool3d(shaped(&t[0], [1, 1, 3, 4, 5]), avg([2, 3, 2], [1, 2, 2], [(1, 0), (1, 1), (0, 1)], false, true));
+    adaptive_avg_pool3d: [unit(60)]
+        => |t| module::adaptive_avg_pool3d(shaped(&t[0], [1, 1, 3, 4, 5]), [2, 3, 2]);
     adaptive_avg_pool1d: [unit(14)]
         => |t| module::adaptive_avg_pool1d(shaped(&t[0], [1, 2, 7]), 3);
     adaptive_avg_pool1d_upsample: [unit(6)]
@@ -351,6 +386,15 @@ grad_cases! {
     grid_sample_2d_zeros_aligned: [unit(40), uniform(24, -1.2, 1.2)] => |t| {
         let options = GridSampleOptions::new(InterpolateMode::Bilinear).with_align_corners(true);
         shaped(&t[0], [1, 2, 5, 4]).grid_sample_2d(shaped(&t[1], [1, 3, 4, 2]), options)
+    };
+
+    ctc_loss: [uniform(30, -2.0, 0.0)] => |t| {
+        // Two sequences of 5 steps over 3 classes: targets [1, 1] and [2] (padded), lengths 5, 4.
+        let log_probs = shaped(&t[0], [5, 2, 3]);
+        let targets = ints(&[1, 1, 2, 0], [2, 2], &log_probs);
+        let input_lengths = ints(&[5, 4], [2], &log_probs);
+        let target_lengths = ints(&[2, 1], [2], &log_probs);
+        module::ctc_loss(log_probs, targets, input_lengths, target_lengths, 0)
     };
 
     // ---- normalization ------------------------------------------------------------------------

@@ -113,8 +113,11 @@ pub(crate) fn hypot<F: Float, N: Size>(lhs: Vector<F, N>, rhs: Vector<F, N>) -> 
     let small = select_many(a_smaller, a, b);
     let ratio = small / select_many(large.equal(&zero), one, large);
     let out = large * Vector::sqrt(one + ratio * ratio);
-    let infinite = Vector::is_inf(a).or(Vector::is_inf(b));
-    select_many(infinite, Vector::new(F::INFINITY), out)
+    // The infinite magnitude itself, not an infinity literal (WGSL has none: `f32(+Inf)` fails
+    // to parse on the GL path).
+    let a_infinite = Vector::is_inf(a);
+    let infinite = a_infinite.or(Vector::is_inf(b));
+    select_many(infinite, select_many(a_infinite, a, b), out)
 }
 
 #[cube(launch, address_type = "dynamic")]

@@ -10,7 +10,7 @@ use burn_dispatch::Dispatch;
 
 /// Checks the channels of a convolution: input channels must equal the weight's in-channels
 /// times `groups`, and a bias has one value per output channel.
-fn check_conv<const D: usize>(
+pub(super) fn check_conv<const D: usize>(
     op: &str,
     x: &Tensor<D>,
     w: &Tensor<D>,

@@ -4,8 +4,11 @@
 //! (`burn::tensor::ops::{ConvOptions, MaxPoolOptions, AvgPoolOptions, InterpolateOptions, …}`).
 
 mod conv;
+mod ctc;
+mod deform;
 mod interpolate;
 mod pool;
+mod volume;
 
 pub use burn_backend::ops::{
     CoordinateTransformMode, CubicOptions, InterpolateMode, InterpolateOptions, NearestRoundingMode,
@@ -14,11 +17,17 @@ pub use conv::{
     conv_output_size, conv_transpose_output_size, conv_transpose1d, conv_transpose2d, conv1d,
     conv2d, conv2d_weight_backward, fold4d, unfold4d,
 };
+pub use ctc::ctc_loss;
+pub use deform::deform_conv2d;
 pub use interpolate::{interpolate, interpolate_output_size};
 pub use pool::{
     adaptive_avg_pool1d, adaptive_avg_pool2d, avg_pool_output_size, avg_pool1d, avg_pool2d,
     avg_pool2d_backward, max_pool_output_size, max_pool1d, max_pool1d_with_indices, max_pool2d,
     max_pool2d_with_indices, max_pool2d_with_indices_backward,
+};
+pub use volume::{
+    adaptive_avg_pool3d, avg_pool3d, avg_pool3d_backward, conv_transpose3d, conv3d, max_pool3d,
+    max_pool3d_with_indices, max_pool3d_with_indices_backward,
 };
 
 use crate::tensor::check;

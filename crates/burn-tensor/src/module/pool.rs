@@ -14,7 +14,7 @@ use burn_dispatch::Dispatch;
 /// cannot size it (a zero kernel, stride or dilation, or a padded input shorter than the
 /// dilated kernel). With `ceil_mode`, the last window must start inside the input or its begin
 /// padding.
-fn pooled_len(
+pub(super) fn pooled_len(
     size_in: usize,
     kernel: usize,
     stride: usize,

@@ -7,7 +7,7 @@ use crate::kind::FloatMath;
 use crate::{Bool, Float, Int, Tensor};
 use burn_backend::ops::FloatTensorOps;
 use burn_backend::{
-    DType, Distribution, Element, FloatDType, Scalar, Shape, TensorData, get_device_settings,
+    Distribution, Element, FloatDType, Scalar, Shape, TensorData, get_device_settings,
 };
 use burn_dispatch::Dispatch;
 
@@ -243,18 +243,6 @@ impl<const D: usize> Tensor<D, Float> {
     pub fn int(self) -> Tensor<D, Int> {
         let dtype = get_device_settings::<Dispatch>(self.device().dispatch()).int_dtype;
         Tensor::from_primitive(Dispatch::float_into_int(self.into_primitive(), dtype))
-    }
-
-    /// The values converted to another float dtype.
-    pub fn cast<F: Into<FloatDType>>(self, dtype: F) -> Self {
-        let dtype = dtype.into();
-        if !self.device().supports_dtype(dtype.into()) {
-            check::fail("cast", format_args!("the device does not support {dtype}"));
-        }
-        if self.dtype() == DType::from(dtype) {
-            return self;
-        }
-        Self::from_primitive(Dispatch::float_cast(self.into_primitive(), dtype))
     }
 
     /// The variance along `dim` with Bessel's correction (divides by `n - 1`), kept with size 1.

@@ -4,7 +4,7 @@ use super::args::TensorCreationOptions;
 use super::check;
 use crate::{Float, Int, Tensor};
 use burn_backend::ops::IntTensorOps;
-use burn_backend::{DType, Distribution, IntDType, Scalar, Shape, TensorData, get_device_settings};
+use burn_backend::{Distribution, IntDType, Scalar, Shape, TensorData, get_device_settings};
 use burn_dispatch::Dispatch;
 use core::ops::Range;
 
@@ -72,18 +72,6 @@ impl<const D: usize> Tensor<D, Int> {
     pub fn float(self) -> Tensor<D, Float> {
         let dtype = get_device_settings::<Dispatch>(self.device().dispatch()).float_dtype;
         Tensor::from_primitive(Dispatch::int_into_float(self.into_primitive(), dtype))
-    }
-
-    /// The values converted to another int dtype (`as` semantics).
-    pub fn cast<I: Into<IntDType>>(self, dtype: I) -> Self {
-        let dtype = dtype.into();
-        if !self.device().supports_dtype(dtype.into()) {
-            check::fail("cast", format_args!("the device does not support {dtype}"));
-        }
-        if self.dtype() == DType::from(dtype) {
-            return self;
-        }
-        Self::from_primitive(Dispatch::int_cast(self.into_primitive(), dtype))
     }
 }
 

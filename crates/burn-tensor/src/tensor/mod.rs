@@ -7,6 +7,7 @@ mod args;
 mod autodiff;
 mod base;
 mod bool;
+mod cast;
 pub(crate) mod check;
 mod display;
 mod float;
@@ -28,4 +29,5 @@ mod triangle;
 
 pub use args::{ReshapeArgs, SliceArgs, TensorCreationOptions};
 pub use base::Tensor;
+pub use cast::Cast;
 pub use float::{DEFAULT_ATOL, DEFAULT_RTOL};

@@ -52,6 +52,44 @@ impl<const D: usize> Tensor<D, Float> {
     }
 }
 
+impl<const D: usize> Tensor<D, Float> {
+    /// `num_samples` category indices drawn (with replacement) from the categorical distribution
+    /// each last-dim row defines, its weights non-negative and not all zero (unnormalized is
+    /// fine; `torch.multinomial(w, n, replacement=True)`): the last dim becomes `num_samples`.
+    /// Inverse-CDF sampling from the device's seeded generator: category `i` is drawn when a
+    /// uniform `u` falls in `[cdf(i - 1), cdf(i))`, so a zero weight is never drawn.
+    pub fn categorical(self, num_samples: usize) -> Tensor<D, Int> {
+        let op = "categorical";
+        let dims = self.dims();
+        if D == 0 || num_samples == 0 || dims[D - 1] == 0 {
+            check::fail(
+                op,
+                format_args!(
+                    "expected at least one category and one sample, got shape {dims:?} and {num_samples} samples"
+                ),
+            );
+        }
+        let categories = dims[D - 1];
+        let rows = dims[..D - 1].iter().product::<usize>();
+        let (device, dtype) = (self.device(), self.dtype());
+        let weights: Tensor<2> = self.reshape([rows, categories]);
+        let cdf = (weights.clone() / weights.sum_dim(1)).cumsum(1);
+        let uniform = Tensor::<2>::random(
+            [rows, num_samples],
+            burn_backend::Distribution::Uniform(0.0, 1.0),
+            (&device, dtype),
+        );
+        // For each sample, the number of categories whose cumulative weight is at most `u`.
+        let below: Tensor<3, Bool> = cdf
+            .unsqueeze_dim::<3>(2)
+            .lower_equal(uniform.unsqueeze_dim::<3>(1));
+        let drawn: Tensor<2, Int> = below.int().sum_dim(1).squeeze_dim(1);
+        let mut shape = dims;
+        shape[D - 1] = num_samples;
+        drawn.clamp(0, categories as i64 - 1).reshape(shape)
+    }
+}
+
 impl<const D: usize, K: Numeric> Tensor<D, K> {
     /// The sums over `dims`, those dims removed (`D2 = D - dims.len()`).
     pub fn sum_dims_squeeze<const D2: usize, I: AsIndex>(self, dims: &[I]) -> Tensor<D2, K> {

@@ -471,3 +471,69 @@ fn unfold_and_fold_follow_torch() {
     let got = fold4d(env.float(&cols), [h, w], kernel, options);
     env.check("fold4d", got, &folded, taps as f64);
 }
+
+#[test]
+fn deform_conv2d_follows_torchvision() {
+    // torchvision.ops.deform_conv2d(x, offset, weight, bias, stride, padding, dilation, mask):
+    // each tap reads its offset group's channels bilinearly (zero outside) at the shifted place.
+    use burn::tensor::module::deform_conv2d;
+    use burn::tensor::ops::DeformConvOptions;
+    let env = Env::new(crate::device());
+    let (n, c_in, h, w, c_out, kh, kw) = (2, 4, 5, 6, 4, 2, 3);
+    let (stride, padding, dilation, wg, og) = ([1, 2], [1, 1], [2, 1], 2, 2);
+    let oh = (h + 2 * padding[0] - dilation[0] * (kh - 1) - 1) / stride[0] + 1;
+    let ow = (w + 2 * padding[1] - dilation[1] * (kw - 1) - 1) / stride[1] + 1;
+    let x = env.random(&[n, c_in, h, w], -1.0, 1.0, seed("deform x"));
+    let offset = env.random(
+        &[n, 2 * og * kh * kw, oh, ow],
+        -1.5,
+        1.5,
+        seed("deform offset"),
+    );
+    let weight = env.random(&[c_out, c_in / wg, kh, kw], -1.0, 1.0, seed("deform w"));
+    let mask = env.random(&[n, og * kh * kw, oh, ow], 0.0, 1.0, seed("deform mask"));
+    let bias = env.random(&[c_out], -1.0, 1.0, seed("deform b"));
+    let sample = |b: usize, c: usize, y: f64, xx: f64| {
+        let (y0, x0) = (y.floor(), xx.floor());
+        let mut v = 0.0;
+        for (cy, wy) in [(y0, 1.0 - (y - y0)), (y0 + 1.0, y - y0)] {
+            for (cx, wx) in [(x0, 1.0 - (xx - x0)), (x0 + 1.0, xx - x0)] {
+                if cy >= 0.0 && cx >= 0.0 && cy < h as f64 && cx < w as f64 {
+                    v += wy * wx * x.at(&[b, c, cy as usize, cx as usize]);
+                }
+            }
+        }
+        v
+    };
+    let expected = burn_backend_tests::RefArray::from_fn(&[n, c_out, oh, ow], |o| {
+        let (b, co, oy, ox) = (o[0], o[1], o[2], o[3]);
+        let group = co / (c_out / wg);
+        let mut acc = bias.at(&[co]);
+        for ci in 0..c_in / wg {
+            let c = group * (c_in / wg) + ci;
+            let g = c / (c_in / og);
+            for i in 0..kh {
+                for j in 0..kw {
+                    let tap = i * kw + j;
+                    let dy = offset.at(&[b, g * 2 * kh * kw + 2 * tap, oy, ox]);
+                    let dx = offset.at(&[b, g * 2 * kh * kw + 2 * tap + 1, oy, ox]);
+                    let y = (oy * stride[0] + i * dilation[0]) as f64 - padding[0] as f64 + dy;
+                    let xx = (ox * stride[1] + j * dilation[1]) as f64 - padding[1] as f64 + dx;
+                    let m = mask.at(&[b, g * kh * kw + tap, oy, ox]);
+                    acc += weight.at(&[co, ci, i, j]) * m * sample(b, c, y, xx);
+                }
+            }
+        }
+        acc
+    });
+    let options = DeformConvOptions::new(stride, padding, dilation, wg, og);
+    let got = deform_conv2d(
+        env.float(&x),
+        env.float(&offset),
+        env.float(&weight),
+        Some(env.float(&mask)),
+        Some(env.float(&bias)),
+        options,
+    );
+    env.check("deform_conv2d", got, &expected, 24.0);
+}

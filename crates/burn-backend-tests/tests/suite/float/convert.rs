@@ -213,3 +213,43 @@ fn display_elides_long_dims_and_honours_precision() {
         "12 values print the first and last 3 with precision 1: {text}"
     );
 }
+
+#[test]
+fn cast_changes_kind_with_the_target_dtype() {
+    // x.to(torch.int32) truncates toward zero; ints and bools .to(torch.float32)
+    use burn::tensor::{Bool, Int, IntDType};
+    let env = Env::new(crate::device());
+    let x = RefArray::new(&[4], vec![1.5, -2.5, 3.0, -0.25]);
+    let ints: Tensor<1, Int> = env.float::<1>(&x).cast(IntDType::I32);
+    assert_eq!(ints.dtype(), DType::I32);
+    env.check_int(
+        "float -> i32",
+        ints.clone(),
+        &RefArray::new(&[4], vec![1.0, -2.0, 3.0, 0.0]),
+    );
+    let back: Tensor<1> = ints.cast(FloatDType::F32);
+    assert_eq!(back.dtype(), DType::F32);
+    assert_eq!(
+        back.into_data().to_vec::<f32>().unwrap(),
+        [1.0, -2.0, 3.0, 0.0]
+    );
+    let mask = Tensor::<1, Bool>::from_data([true, false], &env.device);
+    assert_eq!(
+        mask.clone()
+            .cast(IntDType::I32)
+            .into_data()
+            .to_vec::<i32>()
+            .unwrap(),
+        [1, 0]
+    );
+    assert_eq!(
+        mask.cast(FloatDType::F32)
+            .into_data()
+            .to_vec::<f32>()
+            .unwrap(),
+        [1.0, 0.0]
+    );
+    // A plain DType keeps the kind.
+    let same: Tensor<1> = env.float::<1>(&x).cast(DType::F32);
+    assert_eq!(same.dtype(), DType::F32);
+}

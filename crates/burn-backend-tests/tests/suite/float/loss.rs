@@ -1,11 +1,12 @@
 //! Loss functions against their formulas.
 
+use burn::tensor::Tensor;
 use burn::tensor::loss::{
     binary_cross_entropy_with_logits, cross_entropy_with_logits, l1_loss, mse_loss,
 };
 use burn_backend_tests::reference::elementwise::f;
 use burn_backend_tests::reference::reduce::lane;
-use burn_backend_tests::{Env, Layout, RefArray};
+use burn_backend_tests::{Env, Layout, RefArray, seed};
 
 #[test]
 fn mse_and_l1() {
@@ -98,4 +99,70 @@ fn losses_of_equal_tensors_are_zero() {
         &RefArray::scalar(0.0),
         0.0,
     );
+}
+
+/// `-log Σ_π Π_t p(π_t)` over every path `π` of `time` classes that collapses (repeats merged,
+/// then blanks dropped) to `target`: the CTC loss by enumeration.
+fn ctc_by_enumeration(log_probs: &[Vec<f64>], target: &[usize], blank: usize) -> f64 {
+    let (time, classes) = (log_probs.len(), log_probs[0].len());
+    let mut total = 0.0;
+    for code in 0..classes.pow(time as u32) {
+        let path: Vec<usize> = (0..time)
+            .map(|t| (code / classes.pow(t as u32)) % classes)
+            .collect();
+        let mut collapsed = Vec::new();
+        for (t, &c) in path.iter().enumerate() {
+            if c != blank && (t == 0 || path[t - 1] != c) {
+                collapsed.push(c);
+            }
+        }
+        if collapsed == target {
+            total += path
+                .iter()
+                .enumerate()
+                .map(|(t, &c)| log_probs[t][c])
+                .sum::<f64>()
+                .exp();
+        }
+    }
+    -total.ln()
+}
+
+#[test]
+fn ctc_loss_sums_every_alignment() {
+    // torch.nn.functional.ctc_loss(log_probs, targets, input_lengths, target_lengths,
+    // blank=0, reduction='none'): repeated labels need a blank between them; a target too long
+    // for its input costs ∞; padding past the target length is ignored.
+    use burn::tensor::Int;
+    use burn::tensor::module::ctc_loss;
+    let env = Env::new(crate::device());
+    let (time, batch, classes) = (5, 4, 3);
+    let raw = env.random(&[time, batch, classes], -2.0, 0.0, seed("ctc_loss"));
+    let targets = [vec![1, 1], vec![2, 1, 2], vec![1, 1], vec![]];
+    let input_lengths = [5, 4, 2, 3];
+    let padded = RefArray::new(
+        &[batch, 3],
+        vec![1.0, 1.0, 7.0, 2.0, 1.0, 2.0, 1.0, 1.0, 9.0, 9.0, 9.0, 9.0],
+    );
+    let expected: Vec<f64> = (0..batch)
+        .map(|b| {
+            let rows: Vec<Vec<f64>> = (0..input_lengths[b])
+                .map(|t| (0..classes).map(|c| raw.at(&[t, b, c])).collect())
+                .collect();
+            ctc_by_enumeration(&rows, &targets[b], 0)
+        })
+        .collect();
+    // [1, 1] needs three steps (1, blank, 1): two cannot hold it.
+    assert!(
+        expected[2].is_infinite() && expected[0].is_finite(),
+        "{expected:?}"
+    );
+    let got = ctc_loss(
+        env.float(&raw),
+        env.int(&padded),
+        Tensor::<1, Int>::from_data(input_lengths.map(|l| l as i64), &env.device),
+        Tensor::<1, Int>::from_data(targets.clone().map(|t| t.len() as i64), &env.device),
+        0,
+    );
+    env.check("ctc_loss", got, &RefArray::new(&[batch], expected), 8.0);
 }

@@ -25,3 +25,4 @@ mod slice;
 mod sort;
 mod stats;
 mod unary;
+mod volume;
