@@ -327,6 +327,6 @@ pub fn other_float_dtype(device: &Device, dtype: FloatDType) -> FloatDType {
         FloatDType::BF16,
     ]
     .into_iter()
-    .find(|other| *other != dtype && device.supports_dtype((*other).into()))
+    .find(|other| *other != dtype && device.supports_dtype(*other))
     .unwrap_or_else(|| panic!("other_float_dtype: {device:?} supports no float dtype but {dtype}"))
 }

@@ -102,7 +102,7 @@ fn device_named(name: &str) -> Device {
         "rocm" => not_built(name, "rocm"),
         _ => panic!("BURN_TEST_DEVICE={name:?}: unknown backend {backend:?}; {expected}"),
     };
-    if !device.supports_dtype(dtype.into()) {
+    if !device.supports_dtype(dtype) {
         skip_run(&format!(
             "the run BURN_TEST_DEVICE={name}: {device:?} does not support {dtype}"
         ));

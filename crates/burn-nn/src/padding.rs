@@ -91,5 +91,5 @@ pub(crate) fn apply_padding<const D: usize, const N: usize>(
     }
     let mut all = [(0usize, 0usize); D];
     all[D - N..].copy_from_slice(&pairs);
-    (input.pad_dims(all, PadMode::Constant(fill)), [0; N])
+    (input.pad_dims(all, PadMode::Constant(fill as f32)), [0; N])
 }

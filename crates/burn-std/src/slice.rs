@@ -76,6 +76,12 @@ impl SliceArg for RangeFull {
     }
 }
 
+impl From<RangeFull> for Slice {
+    fn from(_: RangeFull) -> Self {
+        Slice::full()
+    }
+}
+
 macro_rules! slice_arg_for_int {
     ($($ty:ty),*) => {$(
         impl SliceArg for $ty {
@@ -86,6 +92,36 @@ macro_rules! slice_arg_for_int {
         impl SliceArg for Range<$ty> {
             fn into_slice(self) -> Slice {
                 Slice::new(self.start as isize, Some(self.end as isize), 1)
+            }
+        }
+        impl From<$ty> for Slice {
+            fn from(index: $ty) -> Self {
+                index.into_slice()
+            }
+        }
+        impl From<Range<$ty>> for Slice {
+            fn from(range: Range<$ty>) -> Self {
+                range.into_slice()
+            }
+        }
+        impl From<RangeInclusive<$ty>> for Slice {
+            fn from(range: RangeInclusive<$ty>) -> Self {
+                range.into_slice()
+            }
+        }
+        impl From<RangeFrom<$ty>> for Slice {
+            fn from(range: RangeFrom<$ty>) -> Self {
+                range.into_slice()
+            }
+        }
+        impl From<RangeTo<$ty>> for Slice {
+            fn from(range: RangeTo<$ty>) -> Self {
+                range.into_slice()
+            }
+        }
+        impl From<RangeToInclusive<$ty>> for Slice {
+            fn from(range: RangeToInclusive<$ty>) -> Self {
+                range.into_slice()
             }
         }
         impl SliceArg for RangeInclusive<$ty> {

@@ -101,6 +101,38 @@ pub enum DeviceFilter {
     Kind(DeviceKind),
 }
 
+/// Which GPU of a kind a constructor opens (`Device::cuda(0)`, `Device::cuda(DeviceIndex::Default)`):
+/// a hardware index, or the backend's default (index 0).
+#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq, Default)]
+pub enum DeviceIndex {
+    /// The device with this hardware index.
+    Specified(usize),
+    /// The backend's default device (index 0).
+    #[default]
+    Default,
+}
+
+impl DeviceIndex {
+    /// The index `index`.
+    pub fn new(index: impl Into<usize>) -> Self {
+        Self::Specified(index.into())
+    }
+
+    /// The hardware index this names.
+    pub fn resolve(self) -> usize {
+        match self {
+            Self::Specified(index) => index,
+            Self::Default => 0,
+        }
+    }
+}
+
+impl From<usize> for DeviceIndex {
+    fn from(index: usize) -> Self {
+        Self::Specified(index)
+    }
+}
+
 impl AsRef<DispatchDevice> for Device {
     fn as_ref(&self) -> &DispatchDevice {
         &self.inner
@@ -119,8 +151,19 @@ impl Device {
         Self { inner }
     }
 
+    /// A device from anything that converts into its dispatch-level value (Burn's
+    /// constructor; the same as [`from_dispatch`](Self::from_dispatch)).
+    pub fn new(device: impl Into<DispatchDevice>) -> Self {
+        Self::from_dispatch(device.into())
+    }
+
     /// The dispatch-level value (for backend extensions).
     pub fn dispatch(&self) -> &DispatchDevice {
+        &self.inner
+    }
+
+    /// The dispatch-level value (Burn's name for [`dispatch`](Self::dispatch)).
+    pub fn as_dispatch(&self) -> &DispatchDevice {
         &self.inner
     }
 
@@ -146,9 +189,9 @@ impl Device {
         get_device_settings::<Dispatch>(&self.inner)
     }
 
-    /// Whether the device can hold tensors of `dtype`.
-    pub fn supports_dtype(&self, dtype: DType) -> bool {
-        Dispatch::supports_dtype(&self.inner, dtype)
+    /// Whether the device can hold tensors of `dtype` (a `DType`, `FloatDType` or `IntDType`).
+    pub fn supports_dtype(&self, dtype: impl Into<DType>) -> bool {
+        Dispatch::supports_dtype(&self.inner, dtype.into())
     }
 
     /// Seeds the device's random generator.
@@ -161,9 +204,11 @@ impl Device {
         Dispatch::sync(&self.inner)
     }
 
-    /// Submits queued work without waiting.
-    pub fn flush(&self) {
-        Dispatch::flush(&self.inner)
+    /// Submits queued work without waiting. Never fails here (execution errors surface at the
+    /// next `sync` or read); the `Result` is Burn's signature.
+    pub fn flush(&self) -> Result<(), ExecutionError> {
+        Dispatch::flush(&self.inner);
+        Ok(())
     }
 
     /// Releases cached memory no tensor uses.
@@ -229,6 +274,12 @@ impl Device {
     /// This device without autodiff.
     pub fn inner(&self) -> Device {
         Self::from_dispatch(self.inner.clone().inner())
+    }
+
+    /// This device without autodiff: tensors created on it are never tracked (inference). The
+    /// same as [`inner`](Self::inner).
+    pub fn without_autodiff(&self) -> Device {
+        self.inner()
     }
 }
 

@@ -66,7 +66,8 @@ impl Device {
     ///
     /// When the machine has no such GPU; see [`try_cuda`](Self::try_cuda).
     #[cfg(feature = "cuda")]
-    pub fn cuda(index: usize) -> Self {
+    pub fn cuda(index: impl Into<crate::DeviceIndex>) -> Self {
+        let index = index.into().resolve();
         Self::try_cuda(index).unwrap_or_else(|err| panic!("Device::cuda({index}): {err}"))
     }
 
@@ -82,7 +83,8 @@ impl Device {
     ///
     /// When the machine has no such GPU; see [`try_rocm`](Self::try_rocm).
     #[cfg(feature = "rocm")]
-    pub fn rocm(index: usize) -> Self {
+    pub fn rocm(index: impl Into<crate::DeviceIndex>) -> Self {
+        let index = index.into().resolve();
         Self::try_rocm(index).unwrap_or_else(|err| panic!("Device::rocm({index}): {err}"))
     }
 

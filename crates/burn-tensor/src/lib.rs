@@ -36,12 +36,13 @@ pub use burn_dispatch::GradientCheckpointingStrategy;
 /// The gradients of a backward pass, and why a backward pass can be refused.
 #[cfg(feature = "autodiff")]
 pub use burn_dispatch::burn_autodiff::{BackwardError, Gradients};
-pub use device::{Device, DeviceConfig, DeviceFilter};
+pub use device::{Device, DeviceConfig, DeviceFilter, DeviceIndex};
 #[cfg(feature = "cube")]
 pub use device_cube::DeviceUnavailable;
 pub use kind::{BasicOps, Bool, Float, Int, TensorKind};
 pub use tensor::{
-    Cast, DEFAULT_ATOL, DEFAULT_RTOL, ReshapeArgs, SliceArgs, Tensor, TensorCreationOptions,
+    Cast, DEFAULT_ATOL, DEFAULT_RTOL, IntoPadding, MovedimArgs, ReshapeArgs, SliceArgs, Tensor,
+    TensorCreationOptions,
 };
 
 /// Option structs of the module operations and the backend ops traits.

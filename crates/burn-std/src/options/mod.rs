@@ -52,17 +52,27 @@ fn nonzero<const N: usize>(what: &str, values: [usize; N]) -> [usize; N] {
 }
 
 /// How `pad` fills the new border.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub enum PadMode {
-    /// A constant value.
-    Constant(f64),
+    /// A constant value (`PadMode::Constant(0.0)` is the default).
+    Constant(f32),
     /// The values mirrored at the edge, without repeating the edge (`[2, 1 | 1, 2, 3 | 2]`).
     Reflect,
     /// The edge value repeated.
     Edge,
-    /// Zeros.
-    #[default]
-    Zeros,
+}
+
+impl Default for PadMode {
+    fn default() -> Self {
+        PadMode::Constant(0.0)
+    }
+}
+
+/// A value pads as a constant: `tensor.pad(padding, 0.5)`.
+impl<E: crate::ElementConversion> From<E> for PadMode {
+    fn from(value: E) -> Self {
+        PadMode::Constant(value.elem::<f32>())
+    }
 }
 
 /// How a scatter combines an update with the existing value.

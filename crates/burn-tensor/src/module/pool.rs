@@ -121,7 +121,7 @@ fn pad_spatial<const D: usize, const N: usize>(
 ) -> Tensor<D> {
     let mut pairs = [(0, 0); D];
     pairs[D - N..].copy_from_slice(&padding);
-    x.pad_dims(pairs, PadMode::Constant(value))
+    x.pad_dims(pairs, PadMode::Constant(value as f32))
 }
 
 /// `t` cut to `size` over its last `N` dims (dropping a ceil-mode window that starts in

@@ -210,7 +210,7 @@ pub fn max_pool3d(x: Tensor<5>, options: MaxPoolOptions<3>) -> Tensor<5> {
     let pooled = volume(max_pool2d(slices(x), planar), n);
     let pooled = pooled.pad_dims(
         [(0, 0), (0, 0), pad, (0, 0), (0, 0)],
-        PadMode::Constant(f64::NEG_INFINITY),
+        PadMode::Constant(f32::NEG_INFINITY),
     );
     let taps = depth_taps(
         pooled,
@@ -374,7 +374,7 @@ pub fn max_pool3d_with_indices(
     let device = x.device();
     let x = x.pad_dims(
         [(0, 0), (0, 0), pads[0], pads[1], pads[2]],
-        PadMode::Constant(f64::NEG_INFINITY),
+        PadMode::Constant(f32::NEG_INFINITY),
     );
     // For each output position and kernel tap: its flat position in the padded volume, and in
     // the input (clamped: a window of padding alone picks its nearest input value).

@@ -136,3 +136,30 @@ macro_rules! s {
         $crate::SliceArg::into_slice($e).with_step($step as isize)
     };
 }
+
+/// The dims of [`Tensor::movedim`](crate::Tensor::movedim): one dim as an integer (negative
+/// counts from the end), or a `Vec` of them.
+pub trait MovedimArgs {
+    /// The dims, resolved against `rank` (panicking with `op`'s name when out of range).
+    fn into_dims(self, op: &str, rank: usize) -> Vec<usize>;
+}
+
+impl<I: crate::AsIndex> MovedimArgs for Vec<I> {
+    fn into_dims(self, op: &str, rank: usize) -> Vec<usize> {
+        self.into_iter()
+            .map(|dim| super::check::dim(op, dim, rank))
+            .collect()
+    }
+}
+
+macro_rules! movedim_args_for_int {
+    ($($ty:ty),*) => {$(
+        impl MovedimArgs for $ty {
+            fn into_dims(self, op: &str, rank: usize) -> Vec<usize> {
+                vec![super::check::dim(op, self, rank)]
+            }
+        }
+    )*};
+}
+
+movedim_args_for_int!(usize, isize, i64, u64, i32, u32, i16, u16, i8, u8);

@@ -292,6 +292,26 @@ impl<const D: usize, K: Basic> Tensor<D, K> {
         Self::from_primitive(K::full(shape, value, options.device.dispatch(), dtype))
     }
 
+    /// A tensor of zeros (`false` for bools).
+    pub fn zeros<S: Into<Shape>>(shape: S, options: impl Into<TensorCreationOptions>) -> Self {
+        Self::full_named("zeros", shape.into(), 0.into(), options.into())
+    }
+
+    /// A tensor of ones (`true` for bools).
+    pub fn ones<S: Into<Shape>>(shape: S, options: impl Into<TensorCreationOptions>) -> Self {
+        Self::full_named("ones", shape.into(), 1.into(), options.into())
+    }
+
+    /// Zeros (`false`) of this tensor's shape, device and dtype.
+    pub fn zeros_like(&self) -> Self {
+        self.full_like(0)
+    }
+
+    /// Ones (`true`) of this tensor's shape, device and dtype.
+    pub fn ones_like(&self) -> Self {
+        self.full_like(1)
+    }
+
     /// A tensor of this one's shape, device and dtype with every element `value`.
     pub fn full_like<V: Into<Scalar>>(&self, value: V) -> Self {
         Self::full(self.shape(), value, (&self.device(), self.dtype()))

@@ -1,9 +1,10 @@
 //! Methods of bool tensors: logic, conversions, coordinates, masks.
 
 use super::args::TensorCreationOptions;
+use super::check;
 use crate::{Bool, Float, Int, Tensor};
 use burn_backend::ops::BoolTensorOps;
-use burn_backend::{TensorData, get_device_settings};
+use burn_backend::{Shape, TensorData, get_device_settings};
 use burn_dispatch::Dispatch;
 
 impl<const D: usize> Tensor<D, Bool> {
@@ -69,42 +70,62 @@ impl<const D: usize> Tensor<D, Bool> {
     }
 }
 
-impl Tensor<2, Bool> {
-    /// A `[rows, cols]` mask, true above the `diagonal`-th diagonal (what `tril` zeroes).
-    pub fn tril_mask(
-        shape: [usize; 2],
+impl<const D: usize> Tensor<D, Bool> {
+    /// A mask over the last two dims of `shape` (`[.., rows, cols]`, the leading dims of the
+    /// result 1 to broadcast), true above the `diagonal`-th diagonal (what `tril` zeroes).
+    pub fn tril_mask<S: Into<Shape>>(
+        shape: S,
         diagonal: i64,
         options: impl Into<TensorCreationOptions>,
     ) -> Self {
-        Self::triangle(shape, options, move |r, c| c - r > diagonal)
+        Self::triangle("tril_mask", shape.into(), options, move |r, c| {
+            c - r > diagonal
+        })
     }
 
-    /// A `[rows, cols]` mask, true below the `diagonal`-th diagonal (what `triu` zeroes).
-    pub fn triu_mask(
-        shape: [usize; 2],
+    /// A mask over the last two dims of `shape`, true below the `diagonal`-th diagonal (what
+    /// `triu` zeroes).
+    pub fn triu_mask<S: Into<Shape>>(
+        shape: S,
         diagonal: i64,
         options: impl Into<TensorCreationOptions>,
     ) -> Self {
-        Self::triangle(shape, options, move |r, c| c - r < diagonal)
+        Self::triangle("triu_mask", shape.into(), options, move |r, c| {
+            c - r < diagonal
+        })
     }
 
-    /// A `[rows, cols]` mask, true off the `diagonal`-th diagonal.
-    pub fn diag_mask(
-        shape: [usize; 2],
+    /// A mask over the last two dims of `shape`, true off the `diagonal`-th diagonal.
+    pub fn diag_mask<S: Into<Shape>>(
+        shape: S,
         diagonal: i64,
         options: impl Into<TensorCreationOptions>,
     ) -> Self {
-        Self::triangle(shape, options, move |r, c| c - r != diagonal)
+        Self::triangle("diag_mask", shape.into(), options, move |r, c| {
+            c - r != diagonal
+        })
     }
 
     fn triangle(
-        [rows, cols]: [usize; 2],
+        op: &str,
+        shape: Shape,
         options: impl Into<TensorCreationOptions>,
         masked: impl Fn(i64, i64) -> bool,
     ) -> Self {
+        let dims = shape.dims;
+        if D < 2 || dims.len() != D {
+            check::fail(
+                op,
+                format_args!("expected a shape of rank {D} (at least 2), got {dims:?}"),
+            );
+        }
+        let (rows, cols) = (dims[D - 2], dims[D - 1]);
         let values: Vec<bool> = (0..rows * cols)
             .map(|i| masked((i / cols) as i64, (i % cols) as i64))
             .collect();
-        Self::from_data(TensorData::new(values, [rows, cols]), options)
+        let mut out = vec![1; D];
+        out[D - 2] = rows;
+        out[D - 1] = cols;
+        Self::from_data(TensorData::new(values, out), options)
     }
 }

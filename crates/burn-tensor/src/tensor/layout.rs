@@ -1,6 +1,6 @@
 //! Layout: reshaping, permuting, slicing, concatenating. Views where the backend allows.
 
-use super::args::{ReshapeArgs, SliceArgs};
+use super::args::{MovedimArgs, ReshapeArgs, SliceArgs};
 use super::check;
 use crate::AsIndex;
 use crate::Tensor;
@@ -95,13 +95,25 @@ impl<const D: usize, K: Basic> Tensor<D, K> {
         Self::from_primitive(K::permute(self.into_primitive(), &axes))
     }
 
-    /// Moves dim `src` to position `dst`, keeping the order of the others.
-    pub fn movedim(self, src: isize, dst: isize) -> Self {
-        let src = check::resolve_dim("movedim", src, D);
-        let dst = check::resolve_dim("movedim", dst, D);
-        let mut order: Vec<isize> = (0..D as isize).filter(|&d| d != src as isize).collect();
-        order.insert(dst, src as isize);
-        let axes: [isize; D] = order.try_into().expect("rank preserved");
+    /// Moves dims `src` (one, or a `Vec` of them; negative counts from the end) to the positions
+    /// `dst`, keeping the order of the others (`torch.movedim`).
+    pub fn movedim<S1: MovedimArgs, S2: MovedimArgs>(self, src: S1, dst: S2) -> Self {
+        let (src, dst) = (src.into_dims("movedim", D), dst.into_dims("movedim", D));
+        let distinct = |dims: &[usize]| (0..dims.len()).all(|i| !dims[..i].contains(&dims[i]));
+        if src.len() != dst.len() || !distinct(&src) || !distinct(&dst) {
+            check::fail(
+                "movedim",
+                format_args!(
+                    "expected as many distinct source as destination dims, got {src:?} and {dst:?}"
+                ),
+            );
+        }
+        let mut order: [Option<usize>; D] = [None; D];
+        for (&s, &d) in src.iter().zip(&dst) {
+            order[d] = Some(s);
+        }
+        let mut rest = (0..D).filter(|d| !src.contains(d));
+        let axes: [usize; D] = order.map(|o| o.or_else(|| rest.next()).unwrap_or_default());
         self.permute(axes)
     }
 
@@ -356,13 +368,12 @@ impl<const D: usize, K: Basic> Tensor<D, K> {
         slices
     }
 
-    /// The elements `range` of dim `dim`.
-    pub fn slice_dim(self, dim: usize, range: core::ops::Range<usize>) -> Self {
-        check::dim_in_range("slice_dim", dim, D);
-        if range.start > range.end {
-            check::fail("slice_dim", format_args!("reversed range {range:?}"));
-        }
-        self.narrow(dim, range.start, range.end - range.start)
+    /// The elements `slice` (a range, possibly negative or stepped, or an index) of dim `dim`.
+    pub fn slice_dim<S: Into<Slice>>(self, dim: impl AsIndex, slice: S) -> Self {
+        let dim = check::dim("slice_dim", dim, D);
+        let mut slices = vec![Slice::full(); D];
+        slices[dim] = slice.into();
+        self.slice(slices)
     }
 
     /// Rotates the elements along `dim` by `shift` positions (`torch.roll`; negative shifts

@@ -27,7 +27,8 @@ mod select;
 mod stats;
 mod triangle;
 
-pub use args::{ReshapeArgs, SliceArgs, TensorCreationOptions};
+pub use args::{MovedimArgs, ReshapeArgs, SliceArgs, TensorCreationOptions};
 pub use base::Tensor;
 pub use cast::Cast;
 pub use float::{DEFAULT_ATOL, DEFAULT_RTOL};
+pub use pad::IntoPadding;

@@ -5,7 +5,6 @@
 //! themselves are implemented in `operators.rs` on top of them.
 #![allow(clippy::should_implement_trait)]
 
-use super::args::TensorCreationOptions;
 use super::check;
 use crate::AsIndex;
 use crate::kind::Numeric;
@@ -58,29 +57,9 @@ impl<const D: usize, K: Numeric> Tensor<D, K> {
         cumprod;
     }
 
-    /// A tensor of zeros.
-    pub fn zeros<S: Into<Shape>>(shape: S, options: impl Into<TensorCreationOptions>) -> Self {
-        Self::full_named("zeros", shape.into(), 0.into(), options.into())
-    }
-
-    /// A tensor of ones.
-    pub fn ones<S: Into<Shape>>(shape: S, options: impl Into<TensorCreationOptions>) -> Self {
-        Self::full_named("ones", shape.into(), 1.into(), options.into())
-    }
-
     /// `true` for non-zero values.
     pub fn bool(self) -> Tensor<D, crate::Bool> {
         self.not_equal_elem(0)
-    }
-
-    /// Zeros of this tensor's shape, device and dtype.
-    pub fn zeros_like(&self) -> Self {
-        self.full_like(0)
-    }
-
-    /// Ones of this tensor's shape, device and dtype.
-    pub fn ones_like(&self) -> Self {
-        self.full_like(1)
     }
 
     /// `-x`.

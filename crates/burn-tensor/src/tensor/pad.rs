@@ -6,19 +6,74 @@ use crate::kind::Numeric;
 use crate::{Float, Tensor};
 use burn_backend::ops::PadMode;
 
-impl<const D: usize, K: Numeric> Tensor<D, K> {
-    /// Pads the last two dims: `(left, right, top, bottom)`, like PyTorch's `F.pad` with four
-    /// values, filling by `mode`.
-    pub fn pad(self, padding: (usize, usize, usize, usize), mode: PadMode) -> Self {
+/// The padding of [`Tensor::pad`]: `(before, after)` pairs for the last dims (fewer pairs than
+/// dims leave the leading dims unpadded), or `(left, right, top, bottom)` for the last two, as
+/// PyTorch's `F.pad` with four values.
+pub trait IntoPadding<const D: usize> {
+    /// The `(before, after)` pair of every dim.
+    fn into_padding(self) -> [(usize, usize); D];
+}
+
+/// `pairs` placed on the last dims of `D`, panicking when there are more pairs than dims.
+fn trailing<const D: usize>(pairs: &[(usize, usize)]) -> [(usize, usize); D] {
+    if pairs.len() > D {
+        check::fail(
+            "pad",
+            format_args!("{} padding pairs for a tensor of rank {D}", pairs.len()),
+        );
+    }
+    let mut out = [(0, 0); D];
+    out[D - pairs.len()..].copy_from_slice(pairs);
+    out
+}
+
+impl<const D: usize, const N: usize> IntoPadding<D> for [(usize, usize); N] {
+    fn into_padding(self) -> [(usize, usize); D] {
+        trailing(&self)
+    }
+}
+
+impl<const D: usize> IntoPadding<D> for &[(usize, usize)] {
+    fn into_padding(self) -> [(usize, usize); D] {
+        trailing(self)
+    }
+}
+
+impl<const D: usize> IntoPadding<D> for Vec<(usize, usize)> {
+    fn into_padding(self) -> [(usize, usize); D] {
+        trailing(&self)
+    }
+}
+
+impl<const D: usize> IntoPadding<D> for (usize, usize, usize, usize) {
+    fn into_padding(self) -> [(usize, usize); D] {
+        let (left, right, top, bottom) = self;
         if D < 2 {
             check::fail(
                 "pad",
-                format_args!("expected a tensor of rank 2 or more, got rank {D}"),
+                format_args!("(left, right, top, bottom) pads two dims; the tensor has rank {D}"),
             );
         }
-        let (left, right, top, bottom) = padding;
-        self.pad_dim(D - 1, left, right, mode)
-            .pad_dim(D - 2, top, bottom, mode)
+        trailing(&[(top, bottom), (left, right)])
+    }
+}
+
+impl<const D: usize, K: Numeric> Tensor<D, K> {
+    /// Pads with `(before, after)` elements per dim (pairs for the last dims, or
+    /// `(left, right, top, bottom)` for the last two, as PyTorch's `F.pad`), filling by `mode`
+    /// (a [`PadMode`], or a value for a constant).
+    ///
+    /// ```
+    /// use burn_tensor::{Device, Tensor, ops::PadMode};
+    ///
+    /// let x = Tensor::<2>::from_data([[1.0, 2.0], [3.0, 4.0]], &Device::default());
+    /// assert_eq!(x.clone().pad((1, 0, 0, 0), 9.0).dims(), [2, 3]);
+    /// assert_eq!(x.clone().pad([(1, 1)], PadMode::Edge).into_data().to_vec::<f32>().unwrap(),
+    ///     [1.0, 1.0, 2.0, 2.0, 3.0, 3.0, 4.0, 4.0]);
+    /// assert_eq!(x.pad([(1, 0), (0, 0)], PadMode::Reflect).dims(), [3, 2]);
+    /// ```
+    pub fn pad(self, padding: impl IntoPadding<D>, mode: impl Into<PadMode>) -> Self {
+        self.pad_dims(padding.into_padding(), mode.into())
     }
 
     /// Pads each dim `i` with `padding[i] = (before, after)` elements, filling by `mode`.
@@ -41,8 +96,7 @@ impl<const D: usize, K: Numeric> Tensor<D, K> {
                 return None;
             }
             Some(match mode {
-                PadMode::Constant(value) => self.side_fill(dim, count, value),
-                PadMode::Zeros => self.side_fill(dim, count, 0.0),
+                PadMode::Constant(value) => self.side_fill(dim, count, value as f64),
                 PadMode::Edge => {
                     let edge = self
                         .clone()

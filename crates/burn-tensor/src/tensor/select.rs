@@ -246,3 +246,16 @@ impl<const D: usize, K: Numeric> Tensor<D, K> {
         out.reshape(dims)
     }
 }
+
+impl<const D: usize> Tensor<D, Bool> {
+    /// [`scatter_nd`](Tensor::scatter_nd) of booleans: `Add` and `Max` combine by logical or,
+    /// `Mul` and `Min` by logical and, `Assign` replaces.
+    pub fn scatter_nd<const M: usize, const DV: usize>(
+        self,
+        indices: Tensor<M, Int>,
+        values: Tensor<DV, Bool>,
+        update: IndexingUpdateOp,
+    ) -> Self {
+        self.int().scatter_nd(indices, values.int(), update).bool()
+    }
+}

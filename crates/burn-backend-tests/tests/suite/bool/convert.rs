@@ -173,3 +173,17 @@ fn display_golden() {
     );
     assert_eq!(format!("{x}"), expected);
 }
+
+#[test]
+fn triangular_masks_of_any_rank() {
+    // A [1, 1, 3, 3] causal mask broadcasts over batch and heads: true above the diagonal.
+    let env = Env::new(crate::device());
+    let mask = Tensor::<4, Bool>::tril_mask([2, 4, 3, 3], 0, &env.device);
+    assert_eq!(mask.dims(), [1, 1, 3, 3]);
+    assert_eq!(
+        mask.into_data().to_vec::<bool>().unwrap(),
+        [false, true, true, false, false, true, false, false, false]
+    );
+    let upper = Tensor::<3, Bool>::triu_mask([5, 2, 3], 1, &env.device);
+    assert_eq!(upper.dims(), [1, 2, 3]);
+}

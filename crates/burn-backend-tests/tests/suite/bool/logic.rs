@@ -111,3 +111,52 @@ fn equality_and_reductions() {
     let zeros = Tensor::<2, Bool>::full([2, 3], false, &env.device);
     env.check_bool("any of falses", zeros.any(), &RefArray::scalar(0.0));
 }
+
+#[test]
+fn bool_zeros_and_ones() {
+    // torch.zeros(2, 3, dtype=torch.bool) / torch.ones(...)
+    let env = Env::new(crate::device());
+    let ones = Tensor::<2, Bool>::ones([2, 3], &env.device);
+    assert_eq!(
+        ones.clone().into_data().to_vec::<bool>().unwrap(),
+        [true; 6]
+    );
+    let zeros = ones.zeros_like();
+    assert_eq!(
+        zeros.clone().into_data().to_vec::<bool>().unwrap(),
+        [false; 6]
+    );
+    assert_eq!(
+        Tensor::<1, Bool>::zeros([2], &env.device)
+            .into_data()
+            .to_vec::<bool>()
+            .unwrap(),
+        [false; 2]
+    );
+    assert_eq!(
+        zeros.ones_like().into_data().to_vec::<bool>().unwrap(),
+        [true; 6]
+    );
+}
+
+#[test]
+fn bool_scatter_nd_combines_logically() {
+    // ONNX ScatterND on booleans: add/max are or, mul/min are and.
+    use burn::tensor::Int;
+    use burn::tensor::ops::IndexingUpdateOp;
+    let env = Env::new(crate::device());
+    let x = Tensor::<2, Bool>::from_data([[true, false], [false, false]], &env.device);
+    let at = Tensor::<2, Int>::from_data([[0], [1]], &env.device);
+    let values = Tensor::<2, Bool>::from_data([[false, true], [true, false]], &env.device);
+    let read = |t: Tensor<2, Bool>| t.into_data().to_vec::<bool>().unwrap();
+    let or = x
+        .clone()
+        .scatter_nd(at.clone(), values.clone(), IndexingUpdateOp::Add);
+    assert_eq!(read(or), [true, true, true, false]);
+    let and = x
+        .clone()
+        .scatter_nd(at.clone(), values.clone(), IndexingUpdateOp::Mul);
+    assert_eq!(read(and), [false, false, false, false]);
+    let assigned = x.scatter_nd(at, values, IndexingUpdateOp::Assign);
+    assert_eq!(read(assigned), [false, true, true, false]);
+}

@@ -164,7 +164,46 @@ fn movedim() {
             &a.permute(&[2, 0, 1]),
             0.0,
         );
+        // torch.movedim(x, [0, 1], [2, 0]) = permute(1, 2, 0)
+        env.check(
+            &format!("movedim [0, 1] [2, 0] ({layout:?})"),
+            x().movedim(vec![0, 1], vec![2, 0]),
+            &a.permute(&[1, 2, 0]),
+            0.0,
+        );
     }
+}
+
+#[test]
+fn slice_dim_and_pad_take_burns_arguments() {
+    // x[:, 1:-1], x[:, ::2], x[:, -1:] as slice_dim; F.pad with pairs for the last dims and a
+    // bare value for a constant.
+    use burn::tensor::ops::PadMode;
+    use burn_backend_tests::reference::layout::Range as R;
+    let env = Env::new(crate::device());
+    let a = input(&env); // [2, 3, 4]
+    let x = || env.float::<3>(&a);
+    env.check(
+        "slice_dim 1..-1",
+        x().slice_dim(2, 1..-1),
+        &a.slice(&[R::full(), R::full(), R::new(1, Some(3))]),
+        0.0,
+    );
+    env.check(
+        "slice_dim -1..",
+        x().slice_dim(-2, -1..),
+        &a.slice(&[R::full(), R::new(2, None), R::full()]),
+        0.0,
+    );
+    let stepped = x().slice_dim(2, burn::tensor::Slice::new(0, None, 2));
+    assert_eq!(stepped.dims(), [2, 3, 2]);
+    let padded = x().pad([(1, 0), (0, 2)], 7.5);
+    assert_eq!(padded.dims(), [2, 4, 6]);
+    let values = padded.into_data().to_vec::<f64>().unwrap();
+    assert_eq!(values[0], 7.5);
+    assert_eq!(values[6 + 4], 7.5);
+    assert_eq!(x().pad((1, 1, 0, 0), PadMode::Edge).dims(), [2, 3, 6]);
+    assert_eq!(x().pad(vec![(0, 1)], PadMode::default()).dims(), [2, 3, 5]);
 }
 
 #[test]

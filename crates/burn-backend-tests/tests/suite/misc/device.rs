@@ -51,7 +51,7 @@ fn sync_flush_and_cleanup() {
     let env = Env::new(crate::device());
     // 16³ = 4096: exact in every float dtype, f16 included (64³ overflows its 65504).
     let x = Tensor::<2>::ones([16, 16], &env.device).matmul(Tensor::ones([16, 16], &env.device));
-    env.device.flush();
+    env.device.flush().expect("flush");
     env.device.sync().expect("sync");
     env.device.memory_cleanup();
     assert_eq!(

@@ -81,7 +81,7 @@ fn settings_report_the_dtypes_tensors_get() {
         settings.bool_dtype
     );
     assert!(
-        env.device.supports_dtype(settings.float_dtype.into()),
+        env.device.supports_dtype(settings.float_dtype),
         "the default float dtype is supported"
     );
 }
