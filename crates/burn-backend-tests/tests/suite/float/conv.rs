@@ -326,19 +326,22 @@ fn conv2d_known_values() {
     env.check("conv2d known", got, &expected, 0.0);
 }
 
+/// (input, weight, stride, `(begin, end)` padding, dilation, groups)
+type AsymmetricCase = (
+    [usize; 4],
+    [usize; 4],
+    [usize; 2],
+    [(usize, usize); 2],
+    [usize; 2],
+    usize,
+);
+
 #[test]
 fn conv_with_padding_that_differs_between_the_ends() {
     // ONNX Conv with pads [begin_h, begin_w, end_h, end_w]; the tensor API pads the input for the
     // difference and the backend convolves the rest.
     let env = Env::new(crate::device());
-    let cases: [(
-        [usize; 4],
-        [usize; 4],
-        [usize; 2],
-        [(usize, usize); 2],
-        [usize; 2],
-        usize,
-    ); 3] = [
+    let cases: [AsymmetricCase; 3] = [
         (
             [1, 2, 5, 6],
             [3, 2, 2, 2],
