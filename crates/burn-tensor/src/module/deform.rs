@@ -4,13 +4,14 @@
 //! a matmul, so it differentiates with respect to the input, offsets, mask, weight and bias.
 
 use crate::tensor::check;
+use crate::tensor::grid_sample::tap;
 use crate::{Int, Tensor};
 use burn_backend::ops::DeformConvOptions;
 
 /// The values of `planes [n, c, h·w]` at real positions `y`, `x` (`[n, l]` each) by bilinear
 /// interpolation, corners outside the plane reading zero: `[n, c, l]`.
 fn bilinear(planes: &Tensor<3>, y: Tensor<2>, x: Tensor<2>, [h, w]: [usize; 2]) -> Tensor<3> {
-    let [n, c, _] = planes.dims();
+    let n = planes.dims()[0];
     let l = y.dims()[1];
     let (y0, x0) = (y.clone().floor(), x.clone().floor());
     let (wy1, wx1) = (y - y0.clone(), x - x0.clone());
@@ -18,16 +19,9 @@ fn bilinear(planes: &Tensor<3>, y: Tensor<2>, x: Tensor<2>, [h, w]: [usize; 2]) 
     let (y0, x0): (Tensor<2, Int>, Tensor<2, Int>) = (y0.int(), x0.int());
     let corner = |dy: i64, dx: i64, weight: Tensor<2>| -> Tensor<3> {
         let (cy, cx) = (y0.clone().add_scalar(dy), x0.clone().add_scalar(dx));
-        let inside = cy
-            .clone()
-            .greater_equal_elem(0)
-            .bool_and(cy.clone().lower_elem(h as i64))
-            .bool_and(cx.clone().greater_equal_elem(0))
-            .bool_and(cx.clone().lower_elem(w as i64));
-        let flat = cy.clamp(0, h as i64 - 1) * (w as i64) + cx.clamp(0, w as i64 - 1);
-        let flat: Tensor<3, Int> = flat.reshape([n, 1, l]).expand([n, c, l]);
-        let weight: Tensor<3> = weight.mask_fill(inside.bool_not(), 0.0).reshape([n, 1, l]);
-        planes.clone().gather(2, flat) * weight
+        let (values, inside) = tap(planes, cy, cx, [h, w]);
+        let weight: Tensor<3> = weight.reshape([n, 1, l]);
+        (values * weight).mask_fill(inside.bool_not(), 0.0)
     };
     corner(0, 0, wy0.clone() * wx0.clone())
         + corner(0, 1, wy0 * wx1.clone())

@@ -49,27 +49,26 @@ fn source(coord: Tensor<3>, size: usize, options: &GridSampleOptions) -> Tensor<
     }
 }
 
-/// The values of `planes [n, c, h·w]` at integer positions `(y, x)` (`[n, ho, wo]` each), as
-/// `[n, c, ho·wo]`, and whether each position lies inside the plane.
-fn tap(
+/// The values of `planes [n, c, h·w]` at integer positions `(y, x)` (`[n, l]` each), as
+/// `[n, c, l]`, and whether each position lies inside the plane (`[n, 1, l]`; the value read
+/// there is the nearest edge's, for the caller to zero).
+pub(crate) fn tap(
     planes: &Tensor<3>,
-    y: &Tensor<3, Int>,
-    x: &Tensor<3, Int>,
+    y: Tensor<2, Int>,
+    x: Tensor<2, Int>,
     [h, w]: [usize; 2],
 ) -> (Tensor<3>, Tensor<3, Bool>) {
     let [n, c, _] = planes.dims();
-    let [_, ho, wo] = y.dims();
+    let l = y.dims()[1];
     let inside = y
         .clone()
         .greater_equal_elem(0)
         .bool_and(y.clone().lower_elem(h as i64))
         .bool_and(x.clone().greater_equal_elem(0))
         .bool_and(x.clone().lower_elem(w as i64));
-    let flat = y.clone().clamp(0, h as i64 - 1) * (w as i64) + x.clone().clamp(0, w as i64 - 1);
-    let flat: Tensor<3, Int> = flat.reshape([n, 1, ho * wo]).expand([n, c, ho * wo]);
-    let values = planes.clone().gather(2, flat);
-    let inside: Tensor<3, Bool> = inside.reshape([n, 1, ho * wo]);
-    (values, inside)
+    let flat = y.clamp(0, h as i64 - 1) * (w as i64) + x.clamp(0, w as i64 - 1);
+    let flat: Tensor<3, Int> = flat.reshape([n, 1, l]).expand([n, c, l]);
+    (planes.clone().gather(2, flat), inside.reshape([n, 1, l]))
 }
 
 impl<const D: usize> Tensor<D, Float> {
@@ -131,14 +130,16 @@ impl<const D: usize> Tensor<D, Float> {
                 ]
                 .into_iter()
                 .map(|(ty, tx, weight)| {
-                    let (values, inside) = tap(&planes, ty, tx, [h, w]);
+                    let flat = |t: &Tensor<3, Int>| t.clone().reshape([n, ho * wo]);
+                    let (values, inside) = tap(&planes, flat(ty), flat(tx), [h, w]);
                     (values * weight).mask_fill(inside.bool_not(), 0.0)
                 })
                 .reduce(|a, b| a + b)
                 .unwrap_or_else(|| unreachable!("four taps"))
             }
             InterpolateMode::Nearest => {
-                let (values, inside) = tap(&planes, &y.round().int(), &x.round().int(), [h, w]);
+                let flat = |t: Tensor<3>| t.round().int().reshape([n, ho * wo]);
+                let (values, inside) = tap(&planes, flat(y), flat(x), [h, w]);
                 values.mask_fill(inside.bool_not(), 0.0)
             }
             mode => check::fail(

@@ -11,7 +11,7 @@ mod cast;
 pub(crate) mod check;
 mod display;
 mod float;
-mod grid_sample;
+pub(crate) mod grid_sample;
 mod indexing;
 mod inner;
 mod int;
