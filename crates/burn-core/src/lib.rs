@@ -8,7 +8,7 @@ extern crate self as burn;
 
 pub mod config;
 pub mod module;
-pub mod record;
+pub mod store;
 
 pub use burn_derive::{Config, Module};
 /// The tensor API the modules are written over.

@@ -1,6 +1,6 @@
 //! `TensorData`: a tensor's values on the host, as bytes with a shape and a dtype.
 
-use crate::{DType, Distribution, Element, Scalar, Shape, Tolerance};
+use crate::{Bytes, DType, Distribution, Element, Scalar, Shape, Tolerance};
 use core::fmt;
 use num_traits::Float;
 use rand::RngCore;
@@ -103,8 +103,7 @@ impl std::error::Error for DataError {}
 /// The bytes live in 8-byte aligned storage so they can be viewed as any element type.
 #[derive(Clone)]
 pub struct TensorData {
-    words: Vec<u64>,
-    len: usize,
+    bytes: Bytes,
     /// The shape of the tensor.
     pub shape: Shape,
     /// The dtype of the values.
@@ -125,28 +124,64 @@ impl TensorData {
         Self::from_bytes_slice(bytemuck::cast_slice(&values), shape, E::DTYPE)
     }
 
-    /// Data from raw row-major bytes; panics when their length does not match shape and dtype.
+    /// Data from raw row-major bytes (copied); panics when their length does not match shape
+    /// and dtype.
     pub fn from_bytes_slice(bytes: &[u8], shape: impl Into<Shape>, dtype: DType) -> Self {
+        Self::from_bytes(Bytes::from_bytes_slice(bytes), shape, dtype)
+    }
+
+    /// Data over `bytes`, row-major; panics when their length does not match shape and dtype.
+    pub fn from_bytes<S: Into<Shape>>(bytes: Bytes, shape: S, dtype: DType) -> Self {
+        Self::try_from_bytes(bytes, shape, dtype).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`from_bytes`](Self::from_bytes) over a plain byte vector.
+    pub fn from_bytes_vec<S: Into<Shape>>(bytes: Vec<u8>, shape: S, dtype: DType) -> Self {
+        Self::from_bytes(Bytes::from_bytes_vec(bytes), shape, dtype)
+    }
+
+    /// Data over `bytes`, or an error when their length does not match shape and dtype.
+    pub fn try_from_bytes<S: Into<Shape>>(
+        bytes: Bytes,
+        shape: S,
+        dtype: DType,
+    ) -> Result<Self, DataError> {
         let shape = shape.into();
         let expected = match dtype {
             DType::QFloat(scheme) => crate::quantization::quantized_data_len(&scheme, &shape),
             dtype => shape.num_elements() * dtype.size(),
         };
-        assert_eq!(
-            bytes.len(),
-            expected,
-            "TensorData::from_bytes: {} bytes do not hold shape {shape:?} of {dtype} \
-             (expected {expected})",
-            bytes.len()
-        );
-        let mut words = vec![0u64; bytes.len().div_ceil(8)];
-        bytemuck::cast_slice_mut::<u64, u8>(&mut words)[..bytes.len()].copy_from_slice(bytes);
-        Self {
-            words,
-            len: bytes.len(),
+        if bytes.len() != expected {
+            return Err(DataError::CastError(format!(
+                "TensorData::from_bytes: {} bytes do not hold shape {shape:?} of {dtype} \
+                 (expected {expected})",
+                bytes.len()
+            )));
+        }
+        Ok(Self {
+            bytes,
             shape,
             dtype,
-        }
+        })
+    }
+
+    /// [`try_from_bytes`](Self::try_from_bytes) over a plain byte vector.
+    pub fn try_from_bytes_vec<S: Into<Shape>>(
+        bytes: Vec<u8>,
+        shape: S,
+        dtype: DType,
+    ) -> Result<Self, DataError> {
+        Self::try_from_bytes(Bytes::from_bytes_vec(bytes), shape, dtype)
+    }
+
+    /// The byte storage.
+    pub fn bytes(&self) -> &Bytes {
+        &self.bytes
+    }
+
+    /// The storage, the shape and the dtype.
+    pub fn into_parts(self) -> (Bytes, Shape, DType) {
+        (self.bytes, self.shape, self.dtype)
     }
 
     /// Data filled with `value` converted to `dtype`.
@@ -203,17 +238,17 @@ impl TensorData {
 
     /// The raw row-major bytes.
     pub fn as_bytes(&self) -> &[u8] {
-        &bytemuck::cast_slice(&self.words)[..self.len]
+        &self.bytes
     }
 
     /// The raw row-major bytes, mutable.
     pub fn as_bytes_mut(&mut self) -> &mut [u8] {
-        &mut bytemuck::cast_slice_mut(&mut self.words)[..self.len]
+        &mut self.bytes
     }
 
-    /// The raw bytes as an owned vector.
-    pub fn into_bytes(self) -> Vec<u8> {
-        self.as_bytes().to_vec()
+    /// The byte storage, consuming the data.
+    pub fn into_bytes(self) -> Bytes {
+        self.bytes
     }
 
     /// The number of elements.
@@ -385,7 +420,7 @@ impl fmt::Display for TensorData {
     /// Writes the values as a flat list (up to 64 of them).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if matches!(self.dtype, DType::QFloat(_)) {
-            return write!(f, "<{} quantized bytes>", self.len);
+            return write!(f, "<{} quantized bytes>", self.bytes.len());
         }
         let limit = 64;
         with_dtype!(self.dtype, E => {

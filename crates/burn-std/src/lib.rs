@@ -4,6 +4,7 @@
 //! (`burn-backend`), the backends and the public API all use.
 #![warn(missing_docs)]
 
+mod bytes;
 mod data;
 mod data_read;
 mod distribution;
@@ -19,6 +20,7 @@ mod shape;
 mod slice;
 mod tolerance;
 
+pub use bytes::{Bytes, BytesCastError};
 pub use data::{DataError, TensorData};
 pub use data_read::TensorReadError;
 pub use distribution::{Distribution, DistributionSampler};

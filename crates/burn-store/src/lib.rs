@@ -4,7 +4,7 @@
 //! [`save_into`](ModuleSnapshot::save_into) and [`load_from`](ModuleSnapshot::load_from) a
 //! [`ModuleStore`], such as a [`SafetensorsStore`] backed by a file or a buffer. Tensors are
 //! keyed by module path (field names joined with `.`, e.g. `layers.0.weight`) and keep
-//! their dtype; a [`DTypePolicy`] can narrow floats on save, and loading converts to each
+//! their dtype; a [`StoreDTypePolicy`] can narrow floats on save, and loading converts to each
 //! parameter's current dtype and device.
 //!
 //! Loading is all or nothing: every parameter must be found with its shape (unless
@@ -101,7 +101,6 @@ mod error;
 mod options;
 mod policy;
 mod quantized;
-mod recorder;
 mod remap;
 mod result;
 mod safetensors;
@@ -112,11 +111,7 @@ mod traits;
 pub use crate::safetensors::SafetensorsStore;
 pub use error::StoreError;
 pub use options::LoadOptions;
-pub use policy::DTypePolicy;
-pub use recorder::{
-    CompactRecorder, DefaultRecorder, FullPrecisionSettings, HalfPrecisionSettings,
-    NamedMpkFileRecorder, PrecisionSettings,
-};
+pub use policy::StoreDTypePolicy;
 pub use remap::KeyRemapper;
 pub use result::ApplyResult;
 pub use snapshot::TensorSnapshot;

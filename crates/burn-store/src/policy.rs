@@ -1,4 +1,4 @@
-//! `DTypePolicy`: the dtype float parameters are written in.
+//! `StoreDTypePolicy`: the dtype float parameters are written in.
 
 use burn_core::tensor::{DType, FloatDType};
 
@@ -10,15 +10,15 @@ use burn_core::tensor::{DType, FloatDType};
 /// 65504; `bf16` keeps the `f32` range with about 2 digits.
 ///
 /// ```
-/// use burn_store::DTypePolicy;
+/// use burn_store::StoreDTypePolicy;
 /// use burn_core::tensor::{DType, FloatDType};
 ///
-/// assert_eq!(DTypePolicy::Keep.float_dtype(DType::F64), DType::F64);
-/// let half = DTypePolicy::Floats(FloatDType::F16);
+/// assert_eq!(StoreDTypePolicy::Keep.float_dtype(DType::F64), DType::F64);
+/// let half = StoreDTypePolicy::Floats(FloatDType::F16);
 /// assert_eq!(half.float_dtype(DType::F32), DType::F16);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum DTypePolicy {
+pub enum StoreDTypePolicy {
     /// Every float parameter in its own dtype.
     #[default]
     Keep,
@@ -26,18 +26,18 @@ pub enum DTypePolicy {
     Floats(FloatDType),
 }
 
-impl DTypePolicy {
+impl StoreDTypePolicy {
     /// The dtype a float parameter held as `current` is saved in.
     pub fn float_dtype(&self, current: DType) -> DType {
         match self {
-            DTypePolicy::Keep => current,
-            DTypePolicy::Floats(dtype) => (*dtype).into(),
+            StoreDTypePolicy::Keep => current,
+            StoreDTypePolicy::Floats(dtype) => (*dtype).into(),
         }
     }
 }
 
-impl From<FloatDType> for DTypePolicy {
+impl From<FloatDType> for StoreDTypePolicy {
     fn from(dtype: FloatDType) -> Self {
-        DTypePolicy::Floats(dtype)
+        StoreDTypePolicy::Floats(dtype)
     }
 }

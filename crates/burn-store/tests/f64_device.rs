@@ -5,7 +5,7 @@
 mod common;
 
 use burn_core::tensor::{DType, Device, DeviceConfig, FloatDType};
-use burn_store::{DTypePolicy, ModuleSnapshot, SafetensorsStore};
+use burn_store::{ModuleSnapshot, SafetensorsStore, StoreDTypePolicy};
 use common::*;
 use safetensors::SafeTensors;
 use safetensors::tensor::Dtype;
@@ -33,8 +33,8 @@ fn f32_files_load_into_an_f64_model_and_f64_models_save_either_way() {
     );
 
     // Narrowed to f32, then loaded back into f64 parameters.
-    let mut narrow =
-        SafetensorsStore::from_bytes(None).with_dtype_policy(DTypePolicy::Floats(FloatDType::F32));
+    let mut narrow = SafetensorsStore::from_bytes(None)
+        .with_dtype_policy(StoreDTypePolicy::Floats(FloatDType::F32));
     trained.save_into(&mut narrow).unwrap();
     let bytes = narrow.to_bytes().unwrap();
     assert_eq!(

@@ -5,7 +5,7 @@ mod common;
 
 use burn_core::module::Module;
 use burn_core::tensor::{DType, Device, FloatDType, TensorData};
-use burn_store::{DTypePolicy, LoadOptions, ModuleSnapshot, SafetensorsStore};
+use burn_store::{LoadOptions, ModuleSnapshot, SafetensorsStore, StoreDTypePolicy};
 use common::*;
 use safetensors::SafeTensors;
 use safetensors::tensor::Dtype;
@@ -82,7 +82,7 @@ fn narrowed_round_trip(dtype: FloatDType, file_dtype: Dtype, tolerance: f32) {
     let device = Device::flex();
     let trained = net(&device, 1.0);
     let mut store =
-        SafetensorsStore::from_bytes(None).with_dtype_policy(DTypePolicy::Floats(dtype));
+        SafetensorsStore::from_bytes(None).with_dtype_policy(StoreDTypePolicy::Floats(dtype));
     trained.save_into(&mut store).unwrap();
     let bytes = store.to_bytes().unwrap();
     let file = SafeTensors::deserialize(&bytes).unwrap();

@@ -26,7 +26,7 @@ mod tensor;
 
 pub use bridge::BridgeTensor;
 pub use burn_backend::{
-    AsIndex, AsSize, BoolDType, BoolStore, DType, DataError, DeviceError, DeviceKind,
+    AsIndex, AsSize, BoolDType, BoolStore, Bytes, DType, DataError, DeviceError, DeviceKind,
     DeviceSettings, Distribution, Element, ElementConversion, ExecutionError, FloatDType, IntDType,
     Scalar, SettingsError, Shape, Slice, SliceArg, TensorData, TensorReadError, Tolerance, bf16,
     f16,

@@ -110,18 +110,12 @@ pub mod optim {
     pub use burn_optim::*;
 }
 
-/// Saving and loading module weights (safetensors).
+/// Saving and loading module parameters: [`ModuleRecord`](store::ModuleRecord) and burnpack
+/// files (what `Module::save_file` / `load_file` use), plus the safetensors store, key
+/// remapping and filtering.
 pub mod store {
+    pub use burn_core::store::*;
     pub use burn_store::*;
-}
-
-/// Saving modules to files with Burn's recorders (`model.save_file(path, &recorder)`).
-pub mod record {
-    pub use burn_core::record::{FileRecorder, RecorderError};
-    pub use burn_store::{
-        CompactRecorder, DefaultRecorder, FullPrecisionSettings, HalfPrecisionSettings,
-        NamedMpkFileRecorder, PrecisionSettings,
-    };
 }
 
 /// Datasets, batchers and data loaders.

@@ -1,7 +1,7 @@
 //! The main job: trains a multilayer perceptron and a small CNN on the UCI optical digits
 //! (1797 8x8 images, 80/20 split, fixed seed) with autodiff, prints per-epoch metrics,
-//! writes `weights.safetensors`, `history.json` and `training.png` per model, and with
-//! `--eval` reloads the weights in a fresh process and reports the validation accuracy again.
+//! writes `weights.bpk` (burnpack, Burn 0.23's format), `history.json` and `training.png`
+//! per model, and with `--eval` reloads the weights in a fresh process and reports the validation accuracy again.
 //!
 //! ```text
 //! cargo run --release -p digits                     # train both models on the default device

@@ -6,7 +6,7 @@ use burn::data::dataloader::{DataLoader, DataLoaderBuilder};
 use burn::module::{Module, Quantizer};
 use burn::optim::AdamConfig;
 use burn::optim::lr_scheduler::cosine::CosineAnnealingLrSchedulerConfig;
-use burn::store::{ModuleSnapshot, SafetensorsStore};
+use burn::store::RecordError;
 use burn::tensor::Device;
 use burn::tensor::quantization::{Calibration, QuantScheme, QuantValue, ScaleDtype};
 use burn::train::{
@@ -102,10 +102,10 @@ where
         .build(model, AdamConfig::new().init(), scheduler)
         .fit(&train, &valid)?;
 
-    let weights = dir.join("weights.safetensors");
+    let weights = dir.join("weights.bpk");
     result
         .model
-        .save_into(&mut SafetensorsStore::from_file(&weights))
+        .save_file(&weights)
         .map_err(|e| format!("saving {}: {e}", weights.display()))?;
     let last = result.history.last().expect("at least one epoch");
     println!(
@@ -127,7 +127,7 @@ where
 /// [`INT8_MAX_LOSS`] points).
 pub fn evaluate(kind: ModelKind, device: &Device, artifacts: &Path) -> Result<(), String> {
     let dir = artifacts.join(kind.name());
-    let weights = dir.join("weights.safetensors");
+    let weights = dir.join("weights.bpk");
     let history_path = dir.join("history.json");
     let history: MetricHistory = std::fs::read_to_string(&history_path)
         .map_err(|e| format!("reading {}: {e} (train first)", history_path.display()))
@@ -138,20 +138,14 @@ pub fn evaluate(kind: ModelKind, device: &Device, artifacts: &Path) -> Result<()
         .last()
         .and_then(|m| m.valid_accuracy)
         .ok_or("the history has no validation accuracy")?;
-    let mut store = SafetensorsStore::from_file(&weights);
+    let loading = |e: RecordError| format!("loading {}: {e}", weights.display());
     let (accuracy, int8) = match kind {
         ModelKind::Mlp => {
-            let mut model = Mlp::new(device);
-            model
-                .load_from(&mut store)
-                .map_err(|e| format!("loading {}: {e}", weights.display()))?;
+            let model = Mlp::new(device).try_load_file(&weights).map_err(loading)?;
             (accuracy(&model, device), int8_accuracy(model, device))
         }
         ModelKind::Cnn => {
-            let mut model = Cnn::new(device);
-            model
-                .load_from(&mut store)
-                .map_err(|e| format!("loading {}: {e}", weights.display()))?;
+            let model = Cnn::new(device).try_load_file(&weights).map_err(loading)?;
             (accuracy(&model, device), int8_accuracy(model, device))
         }
     };

@@ -2,10 +2,12 @@
 
 use super::param::Param;
 use super::quantize::Quantizer;
-use super::traversal::{DeviceCollector, NoGrad, ParamCounter, ToDevice, ToInner};
-use crate::record::{FileRecorder, RecorderError, with_extension};
+use super::traversal::{DeviceCollector, ParamCounter, SetRequireGrad, ToDevice, ToInner};
+use crate::store::{ModuleRecord, RecordError};
 use burn_tensor::{Bool, Device, Int, Tensor};
-use std::path::PathBuf;
+
+/// The devices of a module's parameters (what [`Module::devices`] returns).
+pub type Devices = Vec<Device>;
 
 /// A neural-network module: a tree of parameters and sub-modules. Write it with
 /// `#[derive(Module)]`; the derive implements [`visit`](Module::visit) and
@@ -40,11 +42,17 @@ pub trait Module: Clone + Send + core::fmt::Debug {
     /// Rebuilds the module with every parameter passed through `mapper`.
     fn map<M: ModuleMapper>(self, mapper: &mut M) -> Self;
 
-    /// The devices of the parameters, without duplicates, in visiting order.
-    fn devices(&self) -> Vec<Device> {
-        let mut collector = DeviceCollector::default();
+    /// Adds the devices of the parameters to `devices`, skipping those already there (lazy
+    /// parameters report the device they will be built on, without being built).
+    fn collect_devices(&self, devices: Devices) -> Devices {
+        let mut collector = DeviceCollector { devices };
         self.visit(&mut collector);
         collector.devices
+    }
+
+    /// The devices of the parameters, without duplicates, in visiting order.
+    fn devices(&self) -> Devices {
+        self.collect_devices(Devices::new())
     }
 
     /// The module with every parameter moved to `device`. Parameters that require a gradient
@@ -58,38 +66,75 @@ pub trait Module: Clone + Send + core::fmt::Debug {
         self.to_device(device)
     }
 
-    /// The module with no parameter requiring a gradient (for freezing layers).
-    fn no_grad(self) -> Self {
-        self.map(&mut NoGrad)
+    /// The module with every float parameter requiring a gradient, or none.
+    fn set_require_grad(self, require_grad: bool) -> Self {
+        self.map(&mut SetRequireGrad(require_grad))
     }
 
-    /// The number of float parameter elements.
+    /// The module with no parameter requiring a gradient (for freezing layers); the same as
+    /// `set_require_grad(false)`.
+    fn no_grad(self) -> Self {
+        self.set_require_grad(false)
+    }
+
+    /// The module ready to train: every float parameter on the autodiff form of its device
+    /// (see [`Device::autodiff`]), tracked when it requires a gradient. The way back from
+    /// [`valid`](Module::valid). Without the `autodiff` feature, the module as it is.
+    fn train(self) -> Self {
+        #[cfg(feature = "autodiff")]
+        {
+            self.map(&mut super::traversal::ToAutodiff)
+        }
+        #[cfg(not(feature = "autodiff"))]
+        {
+            self
+        }
+    }
+
+    /// The number of float parameter elements (lazy parameters are not built to count).
     fn num_params(&self) -> usize {
         let mut counter = ParamCounter::default();
         self.visit(&mut counter);
         counter.count
     }
 
-    /// Saves the parameters to `path` plus the recorder's extension
-    /// (`model` → `model.safetensors`).
-    fn save_file<R: FileRecorder>(
-        self,
-        path: impl Into<PathBuf>,
-        recorder: &R,
-    ) -> Result<(), RecorderError> {
-        recorder.save_module(&self, &with_extension::<R>(&path.into()))
+    /// The parameters as a [`ModuleRecord`]: each tensor under its path (`"encoder.weight"`)
+    /// with its [`ParamId`](super::ParamId). Save it, or apply it to a module of the same
+    /// structure with [`load_record`](Module::load_record).
+    fn into_record(self) -> ModuleRecord {
+        ModuleRecord::from_module(self)
     }
 
-    /// Loads the parameters saved at `path` (plus the recorder's extension) into the module
-    /// and moves it to `device`.
-    fn load_file<R: FileRecorder>(
-        self,
-        path: impl Into<PathBuf>,
-        recorder: &R,
-        device: &Device,
-    ) -> Result<Self, RecorderError> {
-        let loaded = recorder.load_module(self, &with_extension::<R>(&path.into()))?;
-        Ok(loaded.to_device(device))
+    /// The module with the values of `record`, or why they do not fit (a shape differs, a
+    /// tensor is missing or unused, unless the record allows it). Each loaded parameter keeps
+    /// its device and gradient requirement and takes the recorded id.
+    fn try_load_record(self, record: ModuleRecord) -> Result<Self, RecordError> {
+        record.apply(self)
+    }
+
+    /// [`try_load_record`](Module::try_load_record), panicking with the reason on failure.
+    fn load_record(self, record: ModuleRecord) -> Self {
+        self.try_load_record(record)
+            .unwrap_or_else(|e| panic!("Module::load_record: {e}"))
+    }
+
+    /// Saves the parameters as a burnpack file at `path` (`path.bpk` when `path` has no
+    /// extension), the format of Burn 0.23: files load in either framework. The file is
+    /// replaced whole or not at all.
+    fn save_file<P: AsRef<std::path::Path>>(self, path: P) -> Result<(), RecordError> {
+        self.into_record().save(path)
+    }
+
+    /// The module with the parameters of the burnpack file at `path` (or `path.bpk`);
+    /// panics with the reason when the file cannot be read or does not fit.
+    fn load_file<P: AsRef<std::path::Path>>(self, path: P) -> Self {
+        self.try_load_file(path)
+            .unwrap_or_else(|e| panic!("Module::load_file: {e}"))
+    }
+
+    /// [`load_file`](Module::load_file), returning the error instead of panicking.
+    fn try_load_file<P: AsRef<std::path::Path>>(self, path: P) -> Result<Self, RecordError> {
+        self.try_load_record(ModuleRecord::load(path)?)
     }
 
     /// The module with every float parameter quantized by `quantizer` (see [`Quantizer`]).

@@ -7,7 +7,7 @@ mod param;
 mod quantize;
 mod traversal;
 
-pub use base::{Module, ModuleMapper, ModuleVisitor};
+pub use base::{Devices, Module, ModuleMapper, ModuleVisitor};
 pub use burn_derive::Module;
 pub use constant::Ignored;
 pub use display::display_module;

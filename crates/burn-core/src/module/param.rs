@@ -272,6 +272,17 @@ impl<T: Parameter> Param<T> {
         self
     }
 
+    /// The parameter with `value` (moved to this parameter's device) and the id `id`: what
+    /// loading a record does. The gradient requirement is kept.
+    pub(crate) fn replaced(self, id: ParamId, value: T) -> Self {
+        let require_grad = self.require_grad;
+        let device = self.lazy_device();
+        Self {
+            require_grad,
+            ..Self::initialized(id, value.to_device_leaf(&device, require_grad))
+        }
+    }
+
     /// The parameter on the inner device (no autodiff); its requirement is kept, so moving
     /// it back to an autodiff device makes it trainable again.
     pub fn to_inner(mut self) -> Self {
@@ -284,6 +295,13 @@ impl<T: Parameter> Param<T> {
             }
         }
         self
+    }
+}
+
+impl<const D: usize> Param<Tensor<D, Float>> {
+    /// A new parameter holding `data` on `device`, requiring a gradient.
+    pub fn from_data<T: Into<burn_tensor::TensorData>>(data: T, device: &Device) -> Self {
+        Self::from_tensor(Tensor::from_data(data, device))
     }
 }
 

@@ -62,12 +62,28 @@ impl ModuleMapper for ToDevice<'_> {
     }
 }
 
-/// Stops every parameter from requiring a gradient (`Module::no_grad`).
-pub(crate) struct NoGrad;
+/// Sets whether every float parameter requires a gradient (`Module::set_require_grad`).
+pub(crate) struct SetRequireGrad(pub(crate) bool);
 
-impl ModuleMapper for NoGrad {
+impl ModuleMapper for SetRequireGrad {
     fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
-        param.set_require_grad(false)
+        param.set_require_grad(self.0)
+    }
+}
+
+/// Moves float parameters to the autodiff form of their device (`Module::train`).
+#[cfg(feature = "autodiff")]
+pub(crate) struct ToAutodiff;
+
+#[cfg(feature = "autodiff")]
+impl ModuleMapper for ToAutodiff {
+    fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
+        let device = param.lazy_device();
+        if device.is_autodiff() {
+            param
+        } else {
+            param.to_device(&device.autodiff())
+        }
     }
 }
 

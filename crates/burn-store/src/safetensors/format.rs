@@ -3,7 +3,7 @@
 use super::quantized;
 use crate::snapshot::native_bools;
 use crate::source::{Source, SourceTensor};
-use crate::{DTypePolicy, StoreError, TensorSnapshot};
+use crate::{StoreDTypePolicy, StoreError, TensorSnapshot};
 use ::safetensors::tensor::{Dtype, SafeTensors, View};
 use burn_core::tensor::{BoolStore, DType};
 use std::borrow::Cow;
@@ -55,7 +55,7 @@ pub(crate) fn from_file_dtype(dtype: Dtype) -> Result<DType, String> {
 struct Encoded {
     dtype: Dtype,
     shape: Vec<usize>,
-    bytes: Vec<u8>,
+    bytes: burn_core::tensor::Bytes,
 }
 
 impl View for &Encoded {
@@ -79,7 +79,7 @@ impl View for &Encoded {
 pub(crate) fn encode(
     file: &str,
     snapshots: Vec<TensorSnapshot>,
-    policy: DTypePolicy,
+    policy: StoreDTypePolicy,
     metadata: &BTreeMap<String, String>,
 ) -> Result<Vec<u8>, StoreError> {
     if let Some(key) = metadata.keys().find(|key| quantized::is_reserved(key)) {
@@ -248,7 +248,7 @@ mod tests {
             TensorSnapshot::new("n", TensorData::from([3i64])),
         ];
         let metadata = BTreeMap::from([("k".to_string(), "v".to_string())]);
-        let bytes = encode("<memory>", snapshots, DTypePolicy::Keep, &metadata).unwrap();
+        let bytes = encode("<memory>", snapshots, StoreDTypePolicy::Keep, &metadata).unwrap();
         let parsed = parse("<memory>", &bytes).unwrap();
         assert_eq!(parsed.metadata, metadata);
         let keys: Vec<&str> = parsed.source.tensors.iter().map(|t| t.0.as_str()).collect();
@@ -267,7 +267,7 @@ mod tests {
             TensorSnapshot::new("w", TensorData::from([1.0f32])),
             TensorSnapshot::new("w", TensorData::from([2.0f32])),
         ];
-        let err = encode("f", snapshots, DTypePolicy::Keep, &BTreeMap::new()).unwrap_err();
+        let err = encode("f", snapshots, StoreDTypePolicy::Keep, &BTreeMap::new()).unwrap_err();
         assert!(matches!(err, StoreError::DuplicateKey { .. }), "{err}");
     }
 }

@@ -3,7 +3,7 @@
 use super::format::{encode, parse};
 use crate::apply::apply_source;
 use crate::traits::collect_snapshots;
-use crate::{ApplyResult, DTypePolicy, KeyRemapper, LoadOptions, ModuleStore, StoreError};
+use crate::{ApplyResult, KeyRemapper, LoadOptions, ModuleStore, StoreDTypePolicy, StoreError};
 use burn_core::module::Module;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -27,7 +27,7 @@ enum Location {
 /// use burn_core as burn;
 /// use burn::module::{Module, Param};
 /// use burn::tensor::{Device, FloatDType, Tensor};
-/// use burn_store::{DTypePolicy, ModuleSnapshot, SafetensorsStore};
+/// use burn_store::{StoreDTypePolicy, ModuleSnapshot, SafetensorsStore};
 ///
 /// #[derive(Module, Debug)]
 /// struct Scale {
@@ -39,7 +39,7 @@ enum Location {
 /// let path = std::env::temp_dir().join(format!("scale-{}.safetensors", std::process::id()));
 ///
 /// let mut store = SafetensorsStore::from_file(&path)
-///     .with_dtype_policy(DTypePolicy::Floats(FloatDType::F16))
+///     .with_dtype_policy(StoreDTypePolicy::Floats(FloatDType::F16))
 ///     .metadata("epoch", "3");
 /// model.save_into(&mut store)?;
 /// assert_eq!(store.read_metadata()?["epoch"], "3");
@@ -66,7 +66,7 @@ enum Location {
 ///   `{"value":"Q8S","store":{"PackedU32":0},"mode":"Symmetric","tensor":null,"block":null}`);
 /// - metadata `burn.qshape.<key>`: the logical shape as a JSON array, e.g. `[64,16]`.
 ///
-/// A [`DTypePolicy`] leaves quantized tensors as they are. On load, an entry described by
+/// A [`StoreDTypePolicy`] leaves quantized tensors as they are. On load, an entry described by
 /// both metadata keys is read back as that quantized data; a missing half, JSON that does not
 /// parse, a description of no tensor, an entry that is not 1-D `U8`, or a byte count other
 /// than the scheme and shape call for is a [`StoreError::InvalidQuantized`] naming the
@@ -77,7 +77,7 @@ enum Location {
 #[derive(Clone, Debug)]
 pub struct SafetensorsStore {
     location: Location,
-    policy: DTypePolicy,
+    policy: StoreDTypePolicy,
     metadata: BTreeMap<String, String>,
     options: LoadOptions,
 }
@@ -104,7 +104,7 @@ impl SafetensorsStore {
         ]);
         Self {
             location,
-            policy: DTypePolicy::Keep,
+            policy: StoreDTypePolicy::Keep,
             metadata,
             options: LoadOptions::default(),
         }
@@ -112,7 +112,7 @@ impl SafetensorsStore {
 
     /// Saves float parameters in the dtype `policy` gives (loading always converts back to
     /// each parameter's dtype). Quantized parameters are saved as they are.
-    pub fn with_dtype_policy(mut self, policy: DTypePolicy) -> Self {
+    pub fn with_dtype_policy(mut self, policy: StoreDTypePolicy) -> Self {
         self.policy = policy;
         self
     }

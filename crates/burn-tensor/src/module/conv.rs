@@ -259,7 +259,7 @@ pub fn conv_output_size<const N: usize>(
     options: &ConvOptions<N>,
 ) -> Option<[usize; N]> {
     let kernel = kernel_size::<N>(weight_shape)?;
-    let sizes: [Option<usize>; N] = core::array::from_fn(|i| {
+    super::every_dim(|i| {
         let (begin, end) = options.padding[i];
         let (stride, dilation) = (options.stride[i], options.dilation[i]);
         if kernel[i] == 0 || stride == 0 || dilation == 0 {
@@ -268,11 +268,7 @@ pub fn conv_output_size<const N: usize>(
         let extent = dilation * (kernel[i] - 1) + 1;
         let span = (input_size[i] + begin + end).checked_sub(extent)?;
         Some(span / stride + 1)
-    });
-    sizes
-        .iter()
-        .all(Option::is_some)
-        .then(|| sizes.map(Option::unwrap_or_default))
+    })
 }
 
 /// The spatial size of the output `conv_transpose1d`/`conv_transpose2d` return for an input of
@@ -285,7 +281,7 @@ pub fn conv_transpose_output_size<const N: usize>(
     options: &ConvTransposeOptions<N>,
 ) -> Option<[usize; N]> {
     let kernel = kernel_size::<N>(weight_shape)?;
-    let sizes: [Option<usize>; N] = core::array::from_fn(|i| {
+    super::every_dim(|i| {
         let (stride, dilation) = (options.stride[i], options.dilation[i]);
         if input_size[i] == 0 || kernel[i] == 0 || stride == 0 || dilation == 0 {
             return None;
@@ -294,9 +290,5 @@ pub fn conv_transpose_output_size<const N: usize>(
             (input_size[i] - 1) * stride + dilation * (kernel[i] - 1) + 1 + options.padding_out[i];
         full.checked_sub(2 * options.padding[i])
             .filter(|&size| size > 0)
-    });
-    sizes
-        .iter()
-        .all(Option::is_some)
-        .then(|| sizes.map(Option::unwrap_or_default))
+    })
 }

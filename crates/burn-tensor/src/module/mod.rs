@@ -381,3 +381,13 @@ fn check_norm_params<const D: usize>(
         check::same_device(op, &x.device(), &param.device());
     }
 }
+
+/// `[f(0), …, f(N - 1)]` when every dimension has a size, else `None`: how the output-size
+/// helpers combine their per-dimension rules.
+fn every_dim<const N: usize>(size: impl Fn(usize) -> Option<usize>) -> Option<[usize; N]> {
+    let sizes: [Option<usize>; N] = core::array::from_fn(size);
+    sizes
+        .iter()
+        .all(Option::is_some)
+        .then(|| sizes.map(Option::unwrap_or_default))
+}

@@ -46,7 +46,7 @@ fn pooled_size<const N: usize>(
     dilation: [usize; N],
     ceil_mode: bool,
 ) -> Option<[usize; N]> {
-    let sizes: [Option<usize>; N] = core::array::from_fn(|i| {
+    super::every_dim(|i| {
         pooled_len(
             input_size[i],
             kernel_size[i],
@@ -55,11 +55,7 @@ fn pooled_size<const N: usize>(
             dilation[i],
             ceil_mode,
         )
-    });
-    sizes
-        .iter()
-        .all(Option::is_some)
-        .then(|| sizes.map(Option::unwrap_or_default))
+    })
 }
 
 /// The spatial size of the output `max_pool1d`/`max_pool2d` (and their `_with_indices`) return
