@@ -93,3 +93,11 @@ impl<const D: usize> Module for RunningState<Tensor<D>> {
         Self::from_param(mapper.map_float(self.into_param()))
     }
 }
+
+impl<T: Parameter> burn::module::ModuleDisplayDefault for RunningState<T> {
+    fn content(&self, content: burn::module::Content) -> Option<burn::module::Content> {
+        content.add_formatted(&"RunningState").optional()
+    }
+}
+
+impl<T: Parameter> burn::module::ModuleDisplay for RunningState<T> {}

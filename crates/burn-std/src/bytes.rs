@@ -119,7 +119,7 @@ impl Bytes {
         self,
     ) -> Result<Vec<E>, BytesCastError> {
         let elem_size = core::mem::size_of::<E>();
-        if elem_size == 0 || self.len % elem_size != 0 {
+        if elem_size == 0 || !self.len.is_multiple_of(elem_size) {
             return Err(BytesCastError::Length {
                 len: self.len,
                 elem_size,

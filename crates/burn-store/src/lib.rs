@@ -82,7 +82,7 @@
 //!     weight: Param::from_tensor(Tensor::full([4, 8], value, &device)),
 //! };
 //! let scheme = QuantScheme::default().with_value(QuantValue::Q8S);
-//! let mut quantizer = Quantizer { calibration: Calibration::MinMax, scheme };
+//! let mut quantizer = Quantizer::new(Calibration::MinMax, scheme);
 //! let quantized = linear(0.5).quantize_weights(&mut quantizer);
 //!
 //! let mut store = SafetensorsStore::from_bytes(None);

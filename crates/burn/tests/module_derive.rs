@@ -69,13 +69,44 @@ fn skipped_fields_are_not_parameters_and_survive_a_map() {
 fn display_shows_the_tree_with_shapes() {
     let model = Mlp::new(&Device::default());
     let text = model.to_string();
-    assert!(text.starts_with("Mlp {"), "{text}");
-    assert!(text.contains("hidden {"), "{text}");
-    assert!(text.contains("weight: [4, 3]"), "{text}");
-    assert!(text.contains("bias: [2]"), "{text}");
+    assert!(text.starts_with("Mlp {\n  hidden: Linear {"), "{text}");
     assert!(
-        !text.contains("settings"),
-        "skipped fields are not shown: {text}"
+        text.contains("weight: ParamTensor {rank: 2, shape: [4, 3], kind: float}"),
+        "{text}"
     );
-    assert!(text.ends_with("params: 23"), "{text}");
+    assert!(text.contains("activation: Relu"), "{text}");
+    assert!(
+        text.contains("settings: Settings { label: \"mlp\", threshold: 0.5 }"),
+        "skipped fields show with Debug: {text}"
+    );
+    assert!(text.ends_with("  params: 23\n}"), "{text}");
+}
+
+/// A layer that chooses what it shows, as Burn's own layers do.
+#[derive(Module, Debug)]
+#[module(custom_display)]
+struct Scaled {
+    inner: Linear,
+    factor: f64,
+}
+
+impl burn::module::ModuleDisplay for Scaled {
+    fn custom_settings(&self) -> Option<burn::module::DisplaySettings> {
+        burn::module::DisplaySettings::new()
+            .with_new_line_after_attribute(false)
+            .optional()
+    }
+
+    fn custom_content(&self, content: burn::module::Content) -> Option<burn::module::Content> {
+        content.add("factor", &self.factor).optional()
+    }
+}
+
+#[test]
+fn custom_display_replaces_the_derived_content() {
+    let scaled = Scaled {
+        inner: LinearConfig::new(2, 2).init(&Device::default()),
+        factor: 0.5,
+    };
+    assert_eq!(scaled.to_string(), "Scaled {factor: 0.5, params: 6}");
 }

@@ -183,12 +183,12 @@ fn int8_accuracy<M>(model: M, device: &Device) -> f64
 where
     M: Module + ValidStep<DigitBatch, ClassificationOutput>,
 {
-    let mut quantizer = Quantizer {
-        calibration: Calibration::MinMax,
-        scheme: QuantScheme::default()
+    let mut quantizer = Quantizer::new(
+        Calibration::MinMax,
+        QuantScheme::default()
             .with_value(QuantValue::Q8S)
             .per_tensor(ScaleDtype::F32),
-    };
+    );
     accuracy(&model.quantize_weights(&mut quantizer), device)
 }
 

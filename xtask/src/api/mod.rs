@@ -9,10 +9,13 @@
 //! 3. The inventories are compared per facade module (`compare.rs`); every item that is missing
 //!    or different must be named in `crates/burn/API_DIFFERENCES.md`, else the task fails.
 //! 4. The doc examples of Burn's items are compiled and run against our crates (`examples.rs`).
+//! 5. Our tests of `crates/burn/tests` and the digits and custom-op examples are compiled
+//!    against the published Burn (`published.rs`).
 
 mod compare;
 mod examples;
 mod inventory;
+mod published;
 mod render;
 mod rustdoc;
 
@@ -76,7 +79,8 @@ const OUR_CRATES: &[&str] = &[
 ];
 
 /// Runs the inventory. `--report PATH` writes the full list elsewhere than
-/// `<target>/api/report.md`; `--no-examples` skips the doc examples.
+/// `<target>/api/report.md`; `--no-examples` skips the doc examples, `--no-published` the
+/// check of our programs against the published Burn.
 pub fn run(args: &[String]) -> Result<(), String> {
     let root = repo_root();
     let work = target_dir().join("api");
@@ -129,6 +133,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
 
     if !args.iter().any(|a| a == "--no-examples") {
         examples::run(&rows, &work, &root)?;
+    }
+    if !args.iter().any(|a| a == "--no-published") {
+        published::run(&work, &root)?;
     }
 
     let unlisted = rows

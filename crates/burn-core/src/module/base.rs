@@ -1,8 +1,13 @@
 //! The `Module` trait and the visitor/mapper traits it is traversed with.
 
+use super::flag::Flag;
+use super::group::ParamGroup;
 use super::param::Param;
 use super::quantize::Quantizer;
-use super::traversal::{DeviceCollector, ParamCounter, SetRequireGrad, ToDevice, ToInner};
+use super::traversal::{
+    DeviceCollector, Freeze, GroupSettings, ParamCounter, SetRequireGrad, ToDevice, ToInner,
+    ToTraining,
+};
 use crate::store::{ModuleRecord, RecordError};
 use burn_tensor::{Bool, Device, Int, Tensor};
 
@@ -36,11 +41,11 @@ pub type Devices = Vec<Device>;
 /// assert!(!inference.weight.val().device().is_autodiff());
 /// ```
 pub trait Module: Clone + Send + core::fmt::Debug {
-    /// Visits every parameter, entering each sub-module under its name.
-    fn visit<V: ModuleVisitor>(&self, visitor: &mut V);
+    /// Visits every parameter and flag, entering each sub-module under its name.
+    fn visit<Visitor: ModuleVisitor>(&self, visitor: &mut Visitor);
 
-    /// Rebuilds the module with every parameter passed through `mapper`.
-    fn map<M: ModuleMapper>(self, mapper: &mut M) -> Self;
+    /// Rebuilds the module with every parameter and flag passed through `mapper`.
+    fn map<Mapper: ModuleMapper>(self, mapper: &mut Mapper) -> Self;
 
     /// Adds the devices of the parameters to `devices`, skipping those already there (lazy
     /// parameters report the device they will be built on, without being built).
@@ -71,24 +76,62 @@ pub trait Module: Clone + Send + core::fmt::Debug {
         self.map(&mut SetRequireGrad(require_grad))
     }
 
-    /// The module with no parameter requiring a gradient (for freezing layers); the same as
-    /// `set_require_grad(false)`.
+    /// The module with no parameter requiring a gradient; the same as
+    /// `set_require_grad(false)`. Flags are left as they are: dropout stays active (see
+    /// [`freeze`](Module::freeze)).
     fn no_grad(self) -> Self {
         self.set_require_grad(false)
     }
 
-    /// The module ready to train: every float parameter on the autodiff form of its device
-    /// (see [`Device::autodiff`]), tracked when it requires a gradient. The way back from
-    /// [`valid`](Module::valid). Without the `autodiff` feature, the module as it is.
+    /// The module frozen: no parameter requires a gradient and every [`Flag`] is disabled
+    /// (dropout, noise and running statistics stop), persistently: [`train`](Module::train)
+    /// does not undo it.
+    fn freeze(self) -> Self {
+        self.map(&mut Freeze(true))
+    }
+
+    /// The module unfrozen: every float parameter requires a gradient and every [`Flag`] is
+    /// enabled.
+    fn unfreeze(self) -> Self {
+        self.map(&mut Freeze(false))
+    }
+
+    /// [`set_require_grad`](Module::set_require_grad) for the float parameters of `group` only.
+    fn set_require_grad_group(self, group: ParamGroup, require_grad: bool) -> Self {
+        self.map(&mut GroupSettings {
+            group,
+            require_grad,
+            flag: None,
+            path: Vec::new(),
+        })
+    }
+
+    /// [`freeze`](Module::freeze) for the parameters and flags of `group` only.
+    fn freeze_group(self, group: ParamGroup) -> Self {
+        self.map(&mut GroupSettings {
+            group,
+            require_grad: false,
+            flag: Some(false),
+            path: Vec::new(),
+        })
+    }
+
+    /// [`unfreeze`](Module::unfreeze) for the parameters and flags of `group` only.
+    fn unfreeze_group(self, group: ParamGroup) -> Self {
+        self.map(&mut GroupSettings {
+            group,
+            require_grad: true,
+            flag: Some(true),
+            path: Vec::new(),
+        })
+    }
+
+    /// The module ready to train, the way back from [`valid`](Module::valid): every float
+    /// parameter on the autodiff form of its device (see `Device::autodiff`), tracked when it
+    /// requires a gradient, and every [`Flag`] back to its configured state. Without the
+    /// `autodiff` feature, parameters stay where they are.
     fn train(self) -> Self {
-        #[cfg(feature = "autodiff")]
-        {
-            self.map(&mut super::traversal::ToAutodiff)
-        }
-        #[cfg(not(feature = "autodiff"))]
-        {
-            self
-        }
+        self.map(&mut ToTraining)
     }
 
     /// The number of float parameter elements (lazy parameters are not built to count).
@@ -102,7 +145,13 @@ pub trait Module: Clone + Send + core::fmt::Debug {
     /// with its [`ParamId`](super::ParamId). Save it, or apply it to a module of the same
     /// structure with [`load_record`](Module::load_record).
     fn into_record(self) -> ModuleRecord {
-        ModuleRecord::from_module(self)
+        ModuleRecord::from_module(self, None)
+    }
+
+    /// The record of the parameters of `group` only (the others are not read); load it with
+    /// `allow_partial(true)`.
+    fn into_record_group(self, group: ParamGroup) -> ModuleRecord {
+        ModuleRecord::from_module(self, Some(group))
     }
 
     /// The module with the values of `record`, or why they do not fit (a shape differs, a
@@ -144,8 +193,15 @@ pub trait Module: Clone + Send + core::fmt::Debug {
         self.map(quantizer)
     }
 
+    /// [`quantize_weights`](Module::quantize_weights) for the parameters of `group` only (the
+    /// quantizer keeps `group` as its group).
+    fn quantize_weights_group(self, quantizer: &mut Quantizer, group: ParamGroup) -> Self {
+        quantizer.set_param_group(group);
+        self.map(quantizer)
+    }
+
     /// The module for inference: every parameter on the inner device (no autodiff),
-    /// untracked. Moving it back with `to_device(&device.autodiff())` makes it trainable.
+    /// untracked, and every [`Flag`] disabled; [`train`](Module::train) restores both.
     fn valid(&self) -> Self {
         self.clone().map(&mut ToInner)
     }
@@ -164,6 +220,8 @@ pub trait ModuleVisitor {
     fn visit_int<const D: usize>(&mut self, _param: &Param<Tensor<D, Int>>) {}
     /// A bool parameter.
     fn visit_bool<const D: usize>(&mut self, _param: &Param<Tensor<D, Bool>>) {}
+    /// A module-owned [`Flag`].
+    fn visit_flag(&mut self, _flag: &Param<Flag>) {}
 }
 
 /// Rewrites the parameters of a module tree. Every method defaults to the identity.
@@ -186,5 +244,9 @@ pub trait ModuleMapper {
         param: Param<Tensor<D, Bool>>,
     ) -> Param<Tensor<D, Bool>> {
         param
+    }
+    /// A module-owned [`Flag`].
+    fn map_flag(&mut self, flag: Param<Flag>) -> Param<Flag> {
+        flag
     }
 }

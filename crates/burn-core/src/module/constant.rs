@@ -2,6 +2,7 @@
 //! `Ignored` values, and containers of modules (`Option`, `Vec`, arrays, `Box`).
 
 use super::base::{Module, ModuleMapper, ModuleVisitor};
+use super::display::{Content, ModuleDisplay, ModuleDisplayDefault};
 
 /// Plain values are constants of the module tree: visited and mapped as nothing.
 macro_rules! constant_module {
@@ -100,5 +101,67 @@ impl<M: Module> Module for Box<M> {
     }
     fn map<Mp: ModuleMapper>(self, mapper: &mut Mp) -> Self {
         Box::new((*self).map(mapper))
+    }
+}
+
+impl<T: Clone + core::fmt::Debug + Send> ModuleDisplayDefault for Ignored<T> {
+    fn content(&self, content: Content) -> Option<Content> {
+        content.add_formatted(&format!("{:?}", self.0)).optional()
+    }
+}
+
+impl<T: Clone + core::fmt::Debug + Send> ModuleDisplay for Ignored<T> {}
+
+impl<T: core::fmt::Debug> core::fmt::Display for Ignored<T> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{:?}", self.0)
+    }
+}
+
+impl<T: ModuleDisplay> ModuleDisplayDefault for Option<T> {
+    fn content(&self, content: Content) -> Option<Content> {
+        match self {
+            Some(module) => content.add_single(module).optional(),
+            None => content.add_single("None").optional(),
+        }
+    }
+}
+
+impl<T: ModuleDisplay> ModuleDisplay for Option<T> {}
+
+/// `ModuleDisplay` for sequences: each item under its index, the type shown as `top(len)`.
+macro_rules! display_sequence {
+    ($([$($generic:tt)*] $ty:ty => $top:literal;)*) => {$(
+        impl<$($generic)*> ModuleDisplayDefault for $ty {
+            fn content(&self, content: Content) -> Option<Content> {
+                self.iter()
+                    .enumerate()
+                    .fold(content, |acc, (i, module)| acc.add(&i.to_string(), module))
+                    .set_top_level_type(&format!($top, self.len()))
+                    .optional()
+            }
+        }
+
+        impl<$($generic)*> ModuleDisplay for $ty {}
+    )*};
+}
+
+display_sequence! {
+    [T: ModuleDisplay] Vec<T> => "Vec<0..{}>";
+    [T: ModuleDisplay, const N: usize] [T; N] => "[0..{}]";
+}
+
+impl<T: ModuleDisplay + ?Sized> ModuleDisplayDefault for Box<T> {
+    fn content(&self, content: Content) -> Option<Content> {
+        (**self).content(content)
+    }
+    fn num_params(&self) -> usize {
+        (**self).num_params()
+    }
+}
+
+impl<T: ModuleDisplay + ?Sized> ModuleDisplay for Box<T> {
+    fn format(&self, settings: super::display::DisplaySettings) -> String {
+        (**self).format(settings)
     }
 }

@@ -3,6 +3,8 @@
 mod base;
 mod constant;
 mod display;
+mod flag;
+mod group;
 mod param;
 mod quantize;
 mod traversal;
@@ -10,6 +12,10 @@ mod traversal;
 pub use base::{Devices, Module, ModuleMapper, ModuleVisitor};
 pub use burn_derive::Module;
 pub use constant::Ignored;
-pub use display::display_module;
-pub use param::{Param, ParamId, Parameter};
+pub use display::{
+    Attribute, Content, DisplaySettings, ModuleDisplay, ModuleDisplayDefault, extract_type_name,
+};
+pub use flag::Flag;
+pub use group::{ParamGroup, ParamGroupError, list_param_ids};
+pub use param::{Param, ParamId, Parameter, ParameterValue};
 pub use quantize::Quantizer;

@@ -11,9 +11,14 @@ use std::sync::{Mutex, OnceLock};
 )]
 pub struct ParamId(u64);
 
+impl Default for ParamId {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl ParamId {
     /// A fresh id, unique in this process (and, with high probability, across processes).
-    #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         static NEXT: OnceLock<AtomicU64> = OnceLock::new();
         let next = NEXT.get_or_init(|| {
@@ -43,8 +48,12 @@ impl core::fmt::Display for ParamId {
     }
 }
 
-/// What a parameter can hold: a tensor of any kind.
-pub trait Parameter: Clone + core::fmt::Debug + Send + Sync + 'static {
+/// What a [`Param`] can hold: a tensor ([`Parameter`]) or a module-owned control value
+/// ([`Flag`]).
+pub trait ParameterValue: Clone + core::fmt::Debug + Send + Sync + 'static {}
+
+/// What a tensor parameter holds: a tensor of any kind, with a device and a shape.
+pub trait Parameter: ParameterValue {
     /// The device of the value.
     fn device(&self) -> Device;
     /// The shape of the value.
@@ -57,6 +66,8 @@ pub trait Parameter: Clone + core::fmt::Debug + Send + Sync + 'static {
     /// The value as a leaf that requires a gradient, or detached.
     fn with_require_grad(self, require_grad: bool) -> Self;
 }
+
+impl<const D: usize> ParameterValue for Tensor<D, Float> {}
 
 impl<const D: usize> Parameter for Tensor<D, Float> {
     fn device(&self) -> Device {
@@ -88,6 +99,8 @@ impl<const D: usize> Parameter for Tensor<D, Float> {
 /// Int and bool parameters never carry gradients.
 macro_rules! untracked_parameter {
     ($($kind:ty),*) => {$(
+        impl<const D: usize> ParameterValue for Tensor<D, $kind> {}
+
         impl<const D: usize> Parameter for Tensor<D, $kind> {
             fn device(&self) -> Device {
                 Tensor::device(self)
@@ -124,15 +137,17 @@ struct Lazy<T> {
 /// A parameter of a module: a value (usually a tensor) with a stable [`ParamId`], whether
 /// it requires a gradient, and optionally a lazy initializer that runs on first use (so a
 /// model can be built, moved or loaded without computing initial values it will overwrite).
-pub struct Param<T: Parameter> {
+pub struct Param<T: ParameterValue> {
     /// The parameter's identity.
     pub id: ParamId,
     value: OnceLock<T>,
     lazy: Mutex<Option<Lazy<T>>>,
+    /// The configured state: for a tensor, whether it requires a gradient; for a [`Flag`],
+    /// whether it is enabled in training (a validation copy holds a disabled flag).
     require_grad: bool,
 }
 
-impl<T: Parameter> Param<T> {
+impl<T: ParameterValue> Param<T> {
     /// A parameter holding `value` (requiring a gradient as `value` does).
     pub fn initialized(id: ParamId, value: T) -> Self {
         Self {
@@ -140,31 +155,6 @@ impl<T: Parameter> Param<T> {
             value: OnceLock::from(value),
             lazy: Mutex::new(None),
             require_grad: true,
-        }
-    }
-
-    /// A new parameter holding `value`, requiring a gradient (tracked on an autodiff device).
-    pub fn from_tensor(value: T) -> Self {
-        Self::initialized(ParamId::new(), value.with_require_grad(true))
-    }
-
-    /// A parameter built by `init(device, require_grad)` on first use.
-    pub fn uninitialized(
-        id: ParamId,
-        init: impl FnOnce(&Device, bool) -> T + Send + 'static,
-        device: Device,
-        require_grad: bool,
-        shape: Shape,
-    ) -> Self {
-        Self {
-            id,
-            value: OnceLock::new(),
-            lazy: Mutex::new(Some(Lazy {
-                init: Box::new(init),
-                device,
-                shape,
-            })),
-            require_grad,
         }
     }
 
@@ -200,8 +190,8 @@ impl<T: Parameter> Param<T> {
         (id, self.into_value())
     }
 
-    /// The parameter with `f` applied to its value (same id and gradient requirement).
-    pub fn map(self, f: impl FnOnce(T) -> T) -> Self {
+    /// The parameter with `f` applied to its value (same id and configured state).
+    pub fn map<F: FnOnce(T) -> T>(self, f: F) -> Self {
         let require_grad = self.require_grad;
         let (id, value) = self.consume();
         Self {
@@ -213,6 +203,44 @@ impl<T: Parameter> Param<T> {
     /// Whether the value was built already.
     pub fn is_initialized(&self) -> bool {
         self.value.get().is_some()
+    }
+
+    /// The configured state (see the field): what `train` applies.
+    pub(crate) fn configured_state(&self) -> bool {
+        self.require_grad
+    }
+
+    /// The parameter with its configured state set (its value unchanged).
+    pub(crate) fn configured(mut self, state: bool) -> Self {
+        self.require_grad = state;
+        self
+    }
+}
+
+impl<T: Parameter> Param<T> {
+    /// A new parameter holding `value`, requiring a gradient (tracked on an autodiff device).
+    pub fn from_tensor(value: T) -> Self {
+        Self::initialized(ParamId::new(), value.with_require_grad(true))
+    }
+
+    /// A parameter built by `init(device, require_grad)` on first use.
+    pub fn uninitialized(
+        id: ParamId,
+        init: impl FnOnce(&Device, bool) -> T + Send + 'static,
+        device: Device,
+        require_grad: bool,
+        shape: Shape,
+    ) -> Self {
+        Self {
+            id,
+            value: OnceLock::new(),
+            lazy: Mutex::new(Some(Lazy {
+                init: Box::new(init),
+                device,
+                shape,
+            })),
+            require_grad,
+        }
     }
 
     /// The device, without initializing.
@@ -305,7 +333,7 @@ impl<const D: usize> Param<Tensor<D, Float>> {
     }
 }
 
-impl<T: Parameter> Clone for Param<T> {
+impl<T: ParameterValue> Clone for Param<T> {
     fn clone(&self) -> Self {
         Self {
             id: self.id,
@@ -316,7 +344,7 @@ impl<T: Parameter> Clone for Param<T> {
     }
 }
 
-impl<T: Parameter> core::ops::Deref for Param<T> {
+impl<T: ParameterValue> core::ops::Deref for Param<T> {
     type Target = T;
     fn deref(&self) -> &T {
         self.get()
@@ -334,9 +362,31 @@ impl<T: Parameter> core::fmt::Debug for Param<T> {
     }
 }
 
-/// `Module` for parameters of each kind: a leaf of the module tree.
+/// `Module` for parameters of each kind: a leaf of the module tree, shown as
+/// `ParamTensor {rank: 2, shape: [4, 3], kind: float}` (with its id when the settings ask).
 macro_rules! param_module {
-    ($($kind:ty => $visit:ident, $map:ident;)*) => {$(
+    ($($kind:ty => $visit:ident, $map:ident, $label:literal;)*) => {$(
+        impl<const D: usize> super::display::ModuleDisplayDefault for Param<Tensor<D, $kind>> {
+            fn content(
+                &self,
+                content: super::display::Content,
+            ) -> Option<super::display::Content> {
+                let id = if content.display_settings.show_param_id() {
+                    format!(", id: {}", self.id)
+                } else {
+                    String::new()
+                };
+                let text = format!(
+                    "ParamTensor {{rank: {D}, shape: {:?}, kind: {}{id}}}",
+                    self.lazy_shape().dims,
+                    $label
+                );
+                content.add_formatted(&text).optional()
+            }
+        }
+
+        impl<const D: usize> super::display::ModuleDisplay for Param<Tensor<D, $kind>> {}
+
         impl<const D: usize> Module for Param<Tensor<D, $kind>> {
             fn visit<V: ModuleVisitor>(&self, visitor: &mut V) {
                 visitor.$visit(self);
@@ -349,7 +399,7 @@ macro_rules! param_module {
 }
 
 param_module! {
-    Float => visit_float, map_float;
-    Int => visit_int, map_int;
-    Bool => visit_bool, map_bool;
+    Float => visit_float, map_float, "float";
+    Int => visit_int, map_int, "int";
+    Bool => visit_bool, map_bool, "bool";
 }

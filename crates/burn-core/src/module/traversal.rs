@@ -1,6 +1,7 @@
 //! The visitors and mappers behind `Module`'s provided methods.
 
 use super::base::{ModuleMapper, ModuleVisitor};
+use super::flag::Flag;
 use super::param::Param;
 use burn_tensor::{Bool, Device, Int, Tensor};
 
@@ -71,19 +72,35 @@ impl ModuleMapper for SetRequireGrad {
     }
 }
 
-/// Moves float parameters to the autodiff form of their device (`Module::train`).
-#[cfg(feature = "autodiff")]
-pub(crate) struct ToAutodiff;
+/// Freezes (`true`) or unfreezes every float parameter and flag (`Module::freeze`).
+pub(crate) struct Freeze(pub(crate) bool);
 
-#[cfg(feature = "autodiff")]
-impl ModuleMapper for ToAutodiff {
+impl ModuleMapper for Freeze {
     fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
-        let device = param.lazy_device();
-        if device.is_autodiff() {
-            param
-        } else {
-            param.to_device(&device.autodiff())
+        param.set_require_grad(!self.0)
+    }
+    fn map_flag(&mut self, flag: Param<Flag>) -> Param<Flag> {
+        flag.with_value(!self.0)
+    }
+}
+
+/// Puts float parameters on the autodiff form of their device and restores flags
+/// (`Module::train`).
+pub(crate) struct ToTraining;
+
+impl ModuleMapper for ToTraining {
+    fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
+        #[cfg(feature = "autodiff")]
+        {
+            let device = param.lazy_device();
+            if !device.is_autodiff() {
+                return param.to_device(&device.autodiff());
+            }
         }
+        param
+    }
+    fn map_flag(&mut self, flag: Param<Flag>) -> Param<Flag> {
+        flag.restored_for_training()
     }
 }
 
@@ -91,6 +108,9 @@ impl ModuleMapper for ToAutodiff {
 pub(crate) struct ToInner;
 
 impl ModuleMapper for ToInner {
+    fn map_flag(&mut self, flag: Param<Flag>) -> Param<Flag> {
+        flag.disabled_for_validation()
+    }
     fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
         param.to_inner()
     }
@@ -102,5 +122,43 @@ impl ModuleMapper for ToInner {
         param: Param<Tensor<D, Bool>>,
     ) -> Param<Tensor<D, Bool>> {
         param.to_inner()
+    }
+}
+
+/// Applies `freeze`/`set_require_grad` settings to the parameters and flags of a group only
+/// (`Module::freeze_group` and friends): matched float parameters get `require_grad`, matched
+/// flags `flag` (when set).
+pub(crate) struct GroupSettings {
+    pub(crate) group: super::group::ParamGroup,
+    pub(crate) require_grad: bool,
+    pub(crate) flag: Option<bool>,
+    pub(crate) path: Vec<String>,
+}
+
+impl GroupSettings {
+    fn selects(&self, id: &super::param::ParamId) -> bool {
+        self.group.matches(id, Some(&self.path.join(".")))
+    }
+}
+
+impl ModuleMapper for GroupSettings {
+    fn enter_module(&mut self, name: &str, _container_type: &str) {
+        self.path.push(name.to_string());
+    }
+    fn exit_module(&mut self, _name: &str, _container_type: &str) {
+        self.path.pop();
+    }
+    fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
+        if self.selects(&param.id) {
+            param.set_require_grad(self.require_grad)
+        } else {
+            param
+        }
+    }
+    fn map_flag(&mut self, flag: Param<Flag>) -> Param<Flag> {
+        match self.flag {
+            Some(value) if self.selects(&flag.id) => flag.with_value(value),
+            _ => flag,
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! [`ModuleRecord`]: a module's parameters by path, saved as and loaded from burnpack.
 
 use super::burnpack::{self, PackEntry};
-use crate::module::{Module, ModuleMapper, ModuleVisitor, Param, ParamId, Parameter};
+use crate::module::{Module, ModuleMapper, ModuleVisitor, Param, ParamGroup, ParamId, Parameter};
 use burn_tensor::{Bool, DType, Float, Int, Tensor, TensorData};
 use std::collections::{BTreeMap, HashMap};
 
@@ -200,8 +200,11 @@ impl ModuleRecord {
     }
 
     /// The parameters of `module` (backs [`Module::into_record`]).
-    pub(crate) fn from_module<M: Module>(module: M) -> Self {
-        let mut collector = Collector::default();
+    pub(crate) fn from_module<M: Module>(module: M, group: Option<ParamGroup>) -> Self {
+        let mut collector = Collector {
+            group,
+            ..Collector::default()
+        };
         module.visit(&mut collector);
         Self::from_tensors(collector.tensors)
     }
@@ -234,19 +237,27 @@ impl ModuleRecord {
     }
 }
 
-/// Collects every parameter under its dotted path.
+/// Collects every parameter (of the group, when given) under its dotted path.
 #[derive(Default)]
 struct Collector {
     path: Vec<String>,
+    group: Option<ParamGroup>,
     tensors: Vec<RecordTensor>,
 }
 
 impl Collector {
-    fn record<T: Parameter>(&mut self, param: &Param<T>, data: TensorData) {
+    /// Records `param`, reading its values only when the group selects it.
+    fn record<T: Parameter>(&mut self, param: &Param<T>, data: impl FnOnce() -> TensorData) {
+        let path = self.path.join(".");
+        if let Some(group) = &self.group
+            && !group.matches(&param.id, Some(&path))
+        {
+            return;
+        }
         self.tensors.push(RecordTensor {
-            path: self.path.join("."),
+            path,
             id: param.id,
-            data,
+            data: data(),
         });
     }
 }
@@ -259,13 +270,13 @@ impl ModuleVisitor for Collector {
         self.path.pop();
     }
     fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
-        self.record(param, param.val().into_data());
+        self.record(param, || param.val().into_data());
     }
     fn visit_int<const D: usize>(&mut self, param: &Param<Tensor<D, Int>>) {
-        self.record(param, param.val().into_data());
+        self.record(param, || param.val().into_data());
     }
     fn visit_bool<const D: usize>(&mut self, param: &Param<Tensor<D, Bool>>) {
-        self.record(param, param.val().into_data());
+        self.record(param, || param.val().into_data());
     }
 }
 

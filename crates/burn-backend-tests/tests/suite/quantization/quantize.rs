@@ -191,10 +191,7 @@ fn a_quantizer_leaves_parameters_its_blocks_do_not_fit_as_floats() {
     let env = Env::new(crate::device());
     let linear = LinearConfig::new(64, 10).init(&env.device);
     let scheme = q8_block(&[32, 1]);
-    let mut quantizer = Quantizer {
-        calibration: Calibration::MinMax,
-        scheme,
-    };
+    let mut quantizer = Quantizer::new(Calibration::MinMax, scheme);
     let linear = linear.quantize_weights(&mut quantizer);
     assert_quantized("weight", &linear.weight.val(), &scheme);
     let bias = linear.bias.as_ref().expect("a bias").val();
