@@ -19,6 +19,11 @@ impl<const D: usize> RunningState<Tensor<D>> {
         Self::from_param(Param::initialized(ParamId::new(), value))
     }
 
+    /// A state holding `value` under the id `id` (what loading a saved state uses).
+    pub fn with_id(id: ParamId, value: Tensor<D>) -> Self {
+        Self::from_param(Param::initialized(id, value))
+    }
+
     /// A state filled with `value` on first use (lazy, like the initializers).
     pub fn full<S: Into<Shape>>(shape: S, value: f64, device: &Device) -> Self {
         let shape: Shape = shape.into();
@@ -39,9 +44,20 @@ impl<const D: usize> RunningState<Tensor<D>> {
         }
     }
 
+    /// Burn's name for [`from_param`](Self::from_param): the state over a loaded parameter.
+    pub fn from_record(record: Param<Tensor<D>>) -> Self {
+        Self::from_param(record)
+    }
+
     /// The current value (untracked).
     pub fn value(&self) -> Tensor<D> {
         self.lock().val()
+    }
+
+    /// The current value; the same as [`value`](Self::value) on one device (Burn's name for
+    /// the read that synchronizes replicas; there is one state here).
+    pub fn value_sync(&self) -> Tensor<D> {
+        self.value()
     }
 
     /// Replaces the value (detached from any graph), keeping the id.

@@ -93,6 +93,7 @@ pub mod backend {
 /// Modules: the `Module` trait, `Param`, `#[derive(Module)]`.
 pub mod module {
     pub use burn_core::module::*;
+    pub use burn_nn::{Initializer, RunningState};
 }
 
 /// Configs: the `Config` trait and `#[derive(Config)]`.

@@ -35,7 +35,7 @@ fn try_into_scalar_says_why_it_failed() {
             actual: 4
         })
     );
-    assert_eq!(x.sum().try_into_scalar::<f32>(), Ok(4.0));
+    assert_eq!(x.sum().try_into_scalar::<f32>().unwrap(), 4.0);
 }
 
 #[test]

@@ -29,6 +29,7 @@ pub fn run(work: &Path, root: &Path) -> Result<(), String> {
     let dir = work.join("published");
     let tests = dir.join("burn-tests");
     std::fs::create_dir_all(tests.join("tests"))
+        .and_then(|_| std::fs::create_dir_all(tests.join("src")))
         .map_err(|e| format!("creating {}: {e}", tests.display()))?;
     write_if_changed(
         &dir.join("Cargo.toml"),
@@ -70,6 +71,20 @@ pub fn run(work: &Path, root: &Path) -> Result<(), String> {
         });
     }
 
+    // The pin `prepare_spec_crate` explains: burn-train 0.23.0-pre.1 needs systemstat 0.2.7.
+    let lock = std::fs::read_to_string(dir.join("Cargo.lock")).unwrap_or_default();
+    if !lock.contains("name = \"systemstat\"\nversion = \"0.2.7\"") {
+        run_command(
+            Command::new(env!("CARGO"))
+                .arg("generate-lockfile")
+                .current_dir(&dir),
+        )?;
+        run_command(
+            Command::new(env!("CARGO"))
+                .args(["update", "-p", "systemstat", "--precise", "0.2.7"])
+                .current_dir(&dir),
+        )?;
+    }
     println!("\n==> cargo check (our programs against the published burn {SPEC_VERSION})");
     let errors = check(&dir, &work.join("published-target"))?;
     println!(
