@@ -186,19 +186,27 @@ fn prepare_spec_crate(work: &Path) -> Result<PathBuf, String> {
     );
     write_if_changed(&dir.join("Cargo.toml"), &manifest)?;
     write_if_changed(&dir.join("src/main.rs"), "fn main() {}\n")?;
-    if !dir.join("Cargo.lock").exists() {
-        run_command(
-            Command::new(env!("CARGO"))
-                .arg("generate-lockfile")
-                .current_dir(&dir),
-        )?;
-        run_command(
-            Command::new(env!("CARGO"))
-                .args(["update", "-p", "systemstat", "--precise", "0.2.7"])
-                .current_dir(&dir),
-        )?;
-    }
+    pin_systemstat(&dir)?;
     Ok(dir)
+}
+
+/// Gives the scratch workspace at `dir` a lock file holding `systemstat` at 0.2.7 (see
+/// [`prepare_spec_crate`]), unless it has one already.
+fn pin_systemstat(dir: &Path) -> Result<(), String> {
+    let lock = std::fs::read_to_string(dir.join("Cargo.lock")).unwrap_or_default();
+    if lock.contains("name = \"systemstat\"\nversion = \"0.2.7\"") {
+        return Ok(());
+    }
+    run_command(
+        Command::new(env!("CARGO"))
+            .arg("generate-lockfile")
+            .current_dir(dir),
+    )?;
+    run_command(
+        Command::new(env!("CARGO"))
+            .args(["update", "-p", "systemstat", "--precise", "0.2.7"])
+            .current_dir(dir),
+    )
 }
 
 /// Writes `text` to `path` unless it already holds it (so cargo sees no change).

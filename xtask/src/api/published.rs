@@ -4,7 +4,7 @@
 //! checked there (`cargo check`, no run). A program that compiles against both Burn and our
 //! crates is written in Burn 0.23's dialect, not ours.
 
-use super::{SPEC_VERSION, run_command, write_if_changed};
+use super::{SPEC_VERSION, pin_systemstat, run_command, write_if_changed};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -71,20 +71,7 @@ pub fn run(work: &Path, root: &Path) -> Result<(), String> {
         });
     }
 
-    // The pin `prepare_spec_crate` explains: burn-train 0.23.0-pre.1 needs systemstat 0.2.7.
-    let lock = std::fs::read_to_string(dir.join("Cargo.lock")).unwrap_or_default();
-    if !lock.contains("name = \"systemstat\"\nversion = \"0.2.7\"") {
-        run_command(
-            Command::new(env!("CARGO"))
-                .arg("generate-lockfile")
-                .current_dir(&dir),
-        )?;
-        run_command(
-            Command::new(env!("CARGO"))
-                .args(["update", "-p", "systemstat", "--precise", "0.2.7"])
-                .current_dir(&dir),
-        )?;
-    }
+    pin_systemstat(&dir)?;
     println!("\n==> cargo check (our programs against the published burn {SPEC_VERSION})");
     let errors = check(&dir, &work.join("published-target"))?;
     println!(

@@ -98,32 +98,17 @@ pub trait Module: Clone + Send + core::fmt::Debug {
 
     /// [`set_require_grad`](Module::set_require_grad) for the float parameters of `group` only.
     fn set_require_grad_group(self, group: ParamGroup, require_grad: bool) -> Self {
-        self.map(&mut GroupSettings {
-            group,
-            require_grad,
-            flag: None,
-            path: Vec::new(),
-        })
+        self.map(&mut GroupSettings::new(group, require_grad, None))
     }
 
     /// [`freeze`](Module::freeze) for the parameters and flags of `group` only.
     fn freeze_group(self, group: ParamGroup) -> Self {
-        self.map(&mut GroupSettings {
-            group,
-            require_grad: false,
-            flag: Some(false),
-            path: Vec::new(),
-        })
+        self.map(&mut GroupSettings::new(group, false, Some(false)))
     }
 
     /// [`unfreeze`](Module::unfreeze) for the parameters and flags of `group` only.
     fn unfreeze_group(self, group: ParamGroup) -> Self {
-        self.map(&mut GroupSettings {
-            group,
-            require_grad: true,
-            flag: Some(true),
-            path: Vec::new(),
-        })
+        self.map(&mut GroupSettings::new(group, true, Some(true)))
     }
 
     /// The module ready to train, the way back from [`valid`](Module::valid): every float

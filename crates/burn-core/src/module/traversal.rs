@@ -136,6 +136,21 @@ pub(crate) struct GroupSettings {
 }
 
 impl GroupSettings {
+    /// Settings for `group`: `require_grad` for its float parameters, `flag` (when set) for
+    /// its flags.
+    pub(crate) fn new(
+        group: super::group::ParamGroup,
+        require_grad: bool,
+        flag: Option<bool>,
+    ) -> Self {
+        Self {
+            group,
+            require_grad,
+            flag,
+            path: Vec::new(),
+        }
+    }
+
     fn selects(&self, id: &super::param::ParamId) -> bool {
         self.group.matches(id, Some(&self.path.join(".")))
     }
