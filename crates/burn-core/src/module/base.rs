@@ -5,8 +5,7 @@ use super::group::ParamGroup;
 use super::param::Param;
 use super::quantize::Quantizer;
 use super::traversal::{
-    DeviceCollector, Freeze, GroupSettings, ParamCounter, SetRequireGrad, ToDevice, ToInner,
-    ToTraining,
+    DeviceCollector, ParamCounter, ToDevice, ToInner, ToTraining, TrainingSettings,
 };
 use crate::store::{ModuleRecord, RecordError};
 use burn_tensor::{Bool, Device, Int, Tensor};
@@ -73,7 +72,7 @@ pub trait Module: Clone + Send + core::fmt::Debug {
 
     /// The module with every float parameter requiring a gradient, or none.
     fn set_require_grad(self, require_grad: bool) -> Self {
-        self.map(&mut SetRequireGrad(require_grad))
+        self.map(&mut TrainingSettings::new(None, require_grad, None))
     }
 
     /// The module with no parameter requiring a gradient; the same as
@@ -87,28 +86,28 @@ pub trait Module: Clone + Send + core::fmt::Debug {
     /// (dropout, noise and running statistics stop), persistently: [`train`](Module::train)
     /// does not undo it.
     fn freeze(self) -> Self {
-        self.map(&mut Freeze(true))
+        self.map(&mut TrainingSettings::new(None, false, Some(false)))
     }
 
     /// The module unfrozen: every float parameter requires a gradient and every [`Flag`] is
     /// enabled.
     fn unfreeze(self) -> Self {
-        self.map(&mut Freeze(false))
+        self.map(&mut TrainingSettings::new(None, true, Some(true)))
     }
 
     /// [`set_require_grad`](Module::set_require_grad) for the float parameters of `group` only.
     fn set_require_grad_group(self, group: ParamGroup, require_grad: bool) -> Self {
-        self.map(&mut GroupSettings::new(group, require_grad, None))
+        self.map(&mut TrainingSettings::new(Some(group), require_grad, None))
     }
 
     /// [`freeze`](Module::freeze) for the parameters and flags of `group` only.
     fn freeze_group(self, group: ParamGroup) -> Self {
-        self.map(&mut GroupSettings::new(group, false, Some(false)))
+        self.map(&mut TrainingSettings::new(Some(group), false, Some(false)))
     }
 
     /// [`unfreeze`](Module::unfreeze) for the parameters and flags of `group` only.
     fn unfreeze_group(self, group: ParamGroup) -> Self {
-        self.map(&mut GroupSettings::new(group, true, Some(true)))
+        self.map(&mut TrainingSettings::new(Some(group), true, Some(true)))
     }
 
     /// The module ready to train, the way back from [`valid`](Module::valid): every float

@@ -63,27 +63,6 @@ impl ModuleMapper for ToDevice<'_> {
     }
 }
 
-/// Sets whether every float parameter requires a gradient (`Module::set_require_grad`).
-pub(crate) struct SetRequireGrad(pub(crate) bool);
-
-impl ModuleMapper for SetRequireGrad {
-    fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
-        param.set_require_grad(self.0)
-    }
-}
-
-/// Freezes (`true`) or unfreezes every float parameter and flag (`Module::freeze`).
-pub(crate) struct Freeze(pub(crate) bool);
-
-impl ModuleMapper for Freeze {
-    fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
-        param.set_require_grad(!self.0)
-    }
-    fn map_flag(&mut self, flag: Param<Flag>) -> Param<Flag> {
-        flag.with_value(!self.0)
-    }
-}
-
 /// Puts float parameters on the autodiff form of their device and restores flags
 /// (`Module::train`).
 pub(crate) struct ToTraining;
@@ -125,21 +104,20 @@ impl ModuleMapper for ToInner {
     }
 }
 
-/// Applies `freeze`/`set_require_grad` settings to the parameters and flags of a group only
-/// (`Module::freeze_group` and friends): matched float parameters get `require_grad`, matched
-/// flags `flag` (when set).
-pub(crate) struct GroupSettings {
-    pub(crate) group: super::group::ParamGroup,
-    pub(crate) require_grad: bool,
-    pub(crate) flag: Option<bool>,
-    pub(crate) path: Vec<String>,
+/// Sets gradient requirements and flags (`Module::set_require_grad`, `freeze`, `unfreeze`
+/// and their `_group` forms): float parameters get `require_grad`, flags `flag` (when set),
+/// all of them or only those `group` selects by id or path.
+pub(crate) struct TrainingSettings {
+    group: Option<super::group::ParamGroup>,
+    require_grad: bool,
+    flag: Option<bool>,
+    path: Vec<String>,
 }
 
-impl GroupSettings {
-    /// Settings for `group`: `require_grad` for its float parameters, `flag` (when set) for
-    /// its flags.
+impl TrainingSettings {
+    /// Settings for every parameter (`group: None`) or those of `group`.
     pub(crate) fn new(
-        group: super::group::ParamGroup,
+        group: Option<super::group::ParamGroup>,
         require_grad: bool,
         flag: Option<bool>,
     ) -> Self {
@@ -151,14 +129,20 @@ impl GroupSettings {
         }
     }
 
+    /// Whether the setting applies to `id` at the current path (the path is only joined
+    /// when a group asks).
     fn selects(&self, id: &super::param::ParamId) -> bool {
-        self.group.matches(id, Some(&self.path.join(".")))
+        self.group
+            .as_ref()
+            .is_none_or(|group| group.matches(id, Some(&self.path.join("."))))
     }
 }
 
-impl ModuleMapper for GroupSettings {
+impl ModuleMapper for TrainingSettings {
     fn enter_module(&mut self, name: &str, _container_type: &str) {
-        self.path.push(name.to_string());
+        if self.group.is_some() {
+            self.path.push(name.to_string());
+        }
     }
     fn exit_module(&mut self, _name: &str, _container_type: &str) {
         self.path.pop();
