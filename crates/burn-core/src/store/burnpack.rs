@@ -103,7 +103,7 @@ fn byte_len(dtype: DType, shape: &[u64]) -> Option<u64> {
 pub(crate) fn encode(
     entries: &[PackEntry],
     metadata: &BTreeMap<String, String>,
-) -> Result<Vec<u8>, RecordError> {
+) -> Result<burn_tensor::Bytes, RecordError> {
     let mut tensors = BTreeMap::new();
     let mut offsets = Vec::with_capacity(entries.len());
     let mut end = 0usize;
@@ -136,7 +136,8 @@ pub(crate) fn encode(
         u32::try_from(meta.len()).map_err(|_| invalid("burnpack: the metadata exceeds 4 GiB"))?;
 
     let data_start = align(HEADER_SIZE + meta.len());
-    let mut out = vec![0u8; data_start + end];
+    // Built in place in aligned storage: `into_bytes` hands it out without another copy.
+    let mut out = burn_tensor::Bytes::zeroed(data_start + end);
     out[0..4].copy_from_slice(&MAGIC_NUMBER.to_le_bytes());
     out[4..6].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
     out[6..10].copy_from_slice(&meta_size.to_le_bytes());
@@ -303,7 +304,7 @@ mod tests {
             entry("a.bias", vec![4.0; 70], vec![7, 10]),
         ];
         let metadata = BTreeMap::from([("producer".to_string(), "test".to_string())]);
-        encode(&entries, &metadata).unwrap()
+        encode(&entries, &metadata).unwrap().to_vec()
     }
 
     #[test]

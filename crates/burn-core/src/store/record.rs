@@ -145,7 +145,7 @@ impl ModuleRecord {
 
     /// The record as a burnpack container in memory.
     pub fn into_bytes(self) -> Result<burn_tensor::Bytes, RecordError> {
-        burnpack::encode(&self.into_entries(), &BTreeMap::new()).map(burn_tensor::Bytes::from)
+        burnpack::encode(&self.into_entries(), &BTreeMap::new())
     }
 
     /// The record held by a burnpack container in memory.
