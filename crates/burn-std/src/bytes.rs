@@ -23,34 +23,6 @@ pub struct Bytes {
     len: usize,
 }
 
-/// Why [`Bytes::try_into_vec`] could not view the bytes as elements.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum BytesCastError {
-    /// The byte length is not a multiple of the element's size.
-    Length {
-        /// The byte length.
-        len: usize,
-        /// The element's size in bytes.
-        elem_size: usize,
-    },
-    /// Some bytes are not a valid value of the element type (a `bool` other than 0 or 1).
-    InvalidValue,
-}
-
-impl core::fmt::Display for BytesCastError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self {
-            Self::Length { len, elem_size } => write!(
-                f,
-                "Bytes: {len} bytes are not a whole number of {elem_size}-byte elements"
-            ),
-            Self::InvalidValue => f.write_str("Bytes: a value is invalid for the element type"),
-        }
-    }
-}
-
-impl std::error::Error for BytesCastError {}
-
 impl Bytes {
     /// A copy of `bytes`, aligned.
     pub fn from_bytes_slice(bytes: &[u8]) -> Self {
@@ -113,21 +85,19 @@ impl Bytes {
         self[start..].copy_from_slice(bytes);
     }
 
-    /// The bytes as a vector of `E`; an error when the length is not a whole number of
-    /// elements or a value is invalid for `E`.
+    /// The bytes as a vector of `E` (a copy), or the bytes given back when their length is
+    /// not a whole number of elements or a value is invalid for `E` (a `bool` other than 0 or
+    /// 1).
     pub fn try_into_vec<E: bytemuck::CheckedBitPattern + bytemuck::NoUninit>(
         self,
-    ) -> Result<Vec<E>, BytesCastError> {
-        let elem_size = core::mem::size_of::<E>();
-        if elem_size == 0 || !self.len.is_multiple_of(elem_size) {
-            return Err(BytesCastError::Length {
-                len: self.len,
-                elem_size,
-            });
+    ) -> Result<Vec<E>, Self> {
+        if core::mem::size_of::<E>() == 0 {
+            return Err(self);
         }
-        bytemuck::checked::try_cast_slice::<u8, E>(&self)
-            .map(<[E]>::to_vec)
-            .map_err(|_| BytesCastError::InvalidValue)
+        match bytemuck::checked::try_cast_slice::<u8, E>(&self) {
+            Ok(values) => Ok(values.to_vec()),
+            Err(_) => Err(self),
+        }
     }
 
     /// The bytes as a plain vector (a copy).
@@ -237,23 +207,16 @@ mod tests {
     }
 
     #[test]
-    fn a_length_that_is_not_whole_elements_is_refused() {
+    fn a_length_that_is_not_whole_elements_gives_the_bytes_back() {
         let bytes = Bytes::from_bytes_slice(&[0; 6]);
-        assert_eq!(
-            bytes.try_into_vec::<f32>(),
-            Err(BytesCastError::Length {
-                len: 6,
-                elem_size: 4
-            })
-        );
+        assert_eq!(bytes.try_into_vec::<f32>().unwrap_err().len(), 6);
     }
 
     #[test]
-    fn invalid_bools_are_refused() {
+    fn invalid_bools_give_the_bytes_back() {
         let bytes = Bytes::from_bytes_slice(&[0, 1, 2]);
-        assert_eq!(
-            bytes.try_into_vec::<bool>(),
-            Err(BytesCastError::InvalidValue)
-        );
+        assert_eq!(&bytes.try_into_vec::<bool>().unwrap_err()[..], &[0, 1, 2]);
+        let fine = Bytes::from_bytes_slice(&[0, 1]);
+        assert_eq!(fine.try_into_vec::<bool>().unwrap(), [false, true]);
     }
 }

@@ -20,7 +20,7 @@ mod shape;
 mod slice;
 mod tolerance;
 
-pub use bytes::{Bytes, BytesCastError};
+pub use bytes::Bytes;
 pub use data::{DataError, TensorData};
 pub use data_read::TensorReadError;
 pub use distribution::{Distribution, DistributionSampler};
