@@ -86,7 +86,7 @@ impl Layout {
                 });
                 let mut slices = vec![Slice::full(); D];
                 slices[D - 1] = Slice::new(1, None, 2);
-                make(&wide).slice(slices)
+                make(&wide).slice(&slices)
             }
             Layout::Flipped => {
                 let all: Vec<usize> = (0..D).collect();

@@ -37,5 +37,5 @@ pub use quantization::{
 pub use scalar::Scalar;
 pub use settings::DeviceSettings;
 pub use shape::Shape;
-pub use slice::{Slice, SliceArg};
+pub use slice::{ExpressionError, Slice, SliceArg, SliceIter};
 pub use tolerance::Tolerance;

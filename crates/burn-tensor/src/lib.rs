@@ -27,9 +27,9 @@ mod tensor;
 pub use bridge::BridgeTensor;
 pub use burn_backend::{
     AsIndex, AsSize, BoolDType, BoolStore, Bytes, DType, DataError, DeviceError, DeviceKind,
-    DeviceSettings, Distribution, Element, ElementConversion, ExecutionError, FloatDType, IntDType,
-    Scalar, SettingsError, Shape, Slice, SliceArg, TensorData, TensorReadError, Tolerance, bf16,
-    f16,
+    DeviceSettings, Distribution, Element, ElementConversion, ExecutionError, ExpressionError,
+    FloatDType, IntDType, Scalar, SettingsError, Shape, Slice, SliceArg, SliceIter, TensorData,
+    TensorReadError, Tolerance, bf16, f16,
 };
 /// How an autodiff tensor's operations keep the values their backward steps need.
 pub use burn_dispatch::GradientCheckpointingStrategy;
@@ -41,8 +41,8 @@ pub use device::{Device, DeviceConfig, DeviceFilter, DeviceIndex};
 pub use device_cube::DeviceUnavailable;
 pub use kind::{BasicOps, Bool, Float, Int, TensorKind};
 pub use tensor::{
-    Cast, DEFAULT_ATOL, DEFAULT_RTOL, IntoPadding, MovedimArgs, ReshapeArgs, SliceArgs, Tensor,
-    TensorCreationOptions,
+    BroadcastArgs, Cast, DEFAULT_ATOL, DEFAULT_RTOL, DimIter, IntoPadding, MovedimArgs,
+    ReshapeArgs, Tensor, TensorCreationOptions, ZeroDimPlaceholders,
 };
 
 /// Option structs of the module operations and the backend ops traits.

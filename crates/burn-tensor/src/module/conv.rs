@@ -164,7 +164,8 @@ pub fn conv2d_weight_backward(
 /// order), in `like`'s dtype and on its device.
 fn one_hot_taps(like: &Tensor<3>, channels: usize, [kh, kw]: [usize; 2]) -> Tensor<4> {
     let taps = kh * kw;
-    Tensor::<2>::eye(taps, (&like.device(), like.dtype()))
+    Tensor::<2>::eye(taps, &like.device())
+        .cast(like.dtype())
         .reshape([taps, 1, kh, kw])
         .repeat_dim(0, channels)
 }

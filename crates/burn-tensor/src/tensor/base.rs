@@ -9,6 +9,7 @@ use burn_backend::{
     get_device_settings, read_sync,
 };
 use burn_dispatch::{Dispatch, DispatchTensor};
+use core::future::Future;
 use core::marker::PhantomData;
 
 /// A tensor of rank `D` and kind `K` (`Float` by default, `Int`, `Bool`) on a [`Device`].
@@ -161,13 +162,15 @@ impl<const D: usize, K: Basic> Tensor<D, K> {
     }
 
     /// Reads the values asynchronously.
-    pub async fn into_data_async(self) -> Result<TensorData, ExecutionError> {
-        K::into_data_async(self.into_primitive()).await
+    pub fn into_data_async(
+        self,
+    ) -> impl Future<Output = Result<TensorData, ExecutionError>> + Send {
+        K::into_data_async(self.into_primitive())
     }
 
     /// Reads the values asynchronously, keeping the tensor.
-    pub async fn to_data_async(&self) -> Result<TensorData, ExecutionError> {
-        K::into_data_async(self.clone().into_primitive()).await
+    pub fn to_data_async(&self) -> impl Future<Output = Result<TensorData, ExecutionError>> + Send {
+        K::into_data_async(self.clone().into_primitive())
     }
 
     /// Reads the values to the host, keeping the tensor.

@@ -1,19 +1,15 @@
 //! Methods of bool tensors: logic, conversions, coordinates, masks.
 
-use super::args::TensorCreationOptions;
 use super::check;
-use crate::{Bool, Float, Int, Tensor};
+use crate::{Bool, Device, Float, Int, Tensor};
 use burn_backend::ops::BoolTensorOps;
 use burn_backend::{Shape, TensorData, get_device_settings};
 use burn_dispatch::Dispatch;
 
 impl<const D: usize> Tensor<D, Bool> {
     /// A bool tensor from nested arrays or a [`TensorData`] of bools.
-    pub fn from_bool<T: Into<TensorData>>(
-        values: T,
-        options: impl Into<TensorCreationOptions>,
-    ) -> Self {
-        Self::from_data(values.into(), options)
+    pub fn from_bool<A: Into<TensorData>>(values: A, device: &Device) -> Self {
+        Self::from_data(values.into(), device)
     }
 
     /// Logical not.
@@ -73,35 +69,23 @@ impl<const D: usize> Tensor<D, Bool> {
 impl<const D: usize> Tensor<D, Bool> {
     /// A mask over the last two dims of `shape` (`[.., rows, cols]`, the leading dims of the
     /// result 1 to broadcast), true above the `diagonal`-th diagonal (what `tril` zeroes).
-    pub fn tril_mask<S: Into<Shape>>(
-        shape: S,
-        diagonal: i64,
-        options: impl Into<TensorCreationOptions>,
-    ) -> Self {
-        Self::triangle("tril_mask", shape.into(), options, move |r, c| {
+    pub fn tril_mask<S: Into<Shape>>(shape: S, diagonal: i64, device: &Device) -> Self {
+        Self::triangle("tril_mask", shape.into(), device, move |r, c| {
             c - r > diagonal
         })
     }
 
     /// A mask over the last two dims of `shape`, true below the `diagonal`-th diagonal (what
     /// `triu` zeroes).
-    pub fn triu_mask<S: Into<Shape>>(
-        shape: S,
-        diagonal: i64,
-        options: impl Into<TensorCreationOptions>,
-    ) -> Self {
-        Self::triangle("triu_mask", shape.into(), options, move |r, c| {
+    pub fn triu_mask<S: Into<Shape>>(shape: S, diagonal: i64, device: &Device) -> Self {
+        Self::triangle("triu_mask", shape.into(), device, move |r, c| {
             c - r < diagonal
         })
     }
 
     /// A mask over the last two dims of `shape`, true off the `diagonal`-th diagonal.
-    pub fn diag_mask<S: Into<Shape>>(
-        shape: S,
-        diagonal: i64,
-        options: impl Into<TensorCreationOptions>,
-    ) -> Self {
-        Self::triangle("diag_mask", shape.into(), options, move |r, c| {
+    pub fn diag_mask<S: Into<Shape>>(shape: S, diagonal: i64, device: &Device) -> Self {
+        Self::triangle("diag_mask", shape.into(), device, move |r, c| {
             c - r != diagonal
         })
     }
@@ -109,7 +93,7 @@ impl<const D: usize> Tensor<D, Bool> {
     fn triangle(
         op: &str,
         shape: Shape,
-        options: impl Into<TensorCreationOptions>,
+        device: &Device,
         masked: impl Fn(i64, i64) -> bool,
     ) -> Self {
         let dims = shape.dims;
@@ -126,6 +110,6 @@ impl<const D: usize> Tensor<D, Bool> {
         let mut out = vec![1; D];
         out[D - 2] = rows;
         out[D - 1] = cols;
-        Self::from_data(TensorData::new(values, out), options)
+        Self::from_data(TensorData::new(values, out), device)
     }
 }

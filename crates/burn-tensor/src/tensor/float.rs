@@ -1,14 +1,11 @@
 //! Methods of float tensors: math, conversions, random creation, statistics.
 
-use super::args::TensorCreationOptions;
 use super::check;
 use crate::AsIndex;
 use crate::kind::FloatMath;
-use crate::{Bool, Float, Int, Tensor};
+use crate::{Bool, Device, Float, Int, Tensor};
 use burn_backend::ops::FloatTensorOps;
-use burn_backend::{
-    Distribution, Element, FloatDType, Scalar, Shape, TensorData, get_device_settings,
-};
+use burn_backend::{Distribution, Element, Scalar, TensorData, get_device_settings};
 use burn_dispatch::Dispatch;
 
 /// Generates element-wise float methods from a table of (method, backend op).
@@ -39,6 +36,11 @@ pub const DEFAULT_RTOL: f64 = 1e-5;
 pub const DEFAULT_ATOL: f64 = 1e-8;
 
 impl<const D: usize, K: FloatMath> Tensor<D, K> {
+    /// `x²`.
+    pub fn square(self) -> Self {
+        self.clone().mul(self)
+    }
+
     unary_float_math! {
         /// `e^x`.
         exp;
@@ -98,28 +100,20 @@ impl<const D: usize> Tensor<D, Float> {
     }
 
     /// A float tensor from nested arrays or a [`TensorData`] of floats.
-    pub fn from_floats<T: Into<TensorData>>(
-        floats: T,
-        options: impl Into<TensorCreationOptions>,
-    ) -> Self {
-        Self::from_data(floats.into(), options)
+    pub fn from_floats<A: Into<TensorData>>(floats: A, device: &Device) -> Self {
+        Self::from_data(floats.into(), device)
     }
 
-    /// A tensor of values sampled from `distribution` (seeded by [`Device::seed`](crate::Device::seed)).
-    pub fn random<S: Into<Shape>>(
-        shape: S,
-        distribution: Distribution,
-        options: impl Into<TensorCreationOptions>,
-    ) -> Self {
-        let shape = Self::checked_shape("random", shape.into());
-        let options = options.into();
-        let dtype = FloatDType::from_dtype(Self::creation_dtype("random", &options));
-        Self::from_primitive(Dispatch::float_random(
-            shape,
-            distribution,
-            options.device.dispatch(),
-            dtype,
-        ))
+    /// The remainder with the sign of the dividend (C's `fmod`, `torch.fmod`), broadcasting.
+    pub fn fmod(self, other: Self) -> Self {
+        let sign = self.clone().sign();
+        self.abs().remainder(other.abs()).mul(sign)
+    }
+
+    /// The remainder by a scalar with the sign of the dividend (`torch.fmod`).
+    pub fn fmod_scalar(self, other: f32) -> Self {
+        let sign = self.clone().sign();
+        self.abs().remainder_scalar(other.abs()).mul(sign)
     }
 
     /// The hypotenuse `sqrt(self² + other²)` element-wise (broadcasting), computed without
@@ -348,6 +342,6 @@ impl<const D: usize> Tensor<D, Float> {
             .iter()
             .map(|&i| burn_backend::Slice::index(i as isize))
             .collect();
-        self.clone().slice(slices).into_scalar::<E>()
+        self.clone().slice(slices.as_slice()).into_scalar::<E>()
     }
 }

@@ -4,7 +4,9 @@ use super::check;
 use crate::AsIndex;
 use crate::kind::{Basic, Numeric};
 use crate::{Bool, Int, Tensor};
-use burn_backend::{IndexingUpdateOp, Scalar, Shape};
+use burn_backend::ops::{FloatTensorOps, IntTensorOps};
+use burn_backend::{IndexingUpdateOp, Scalar, Shape, TensorMetadata};
+use burn_dispatch::Dispatch;
 
 impl<const D: usize, K: Basic> Tensor<D, K> {
     /// The slices at `indices` along `dim` (`torch.index_select`).
@@ -136,9 +138,10 @@ impl<const D: usize, K: Basic> Tensor<D, K> {
     }
 }
 
-impl<const D: usize, K: Numeric> Tensor<D, K> {
+impl<const D: usize, K: Basic> Tensor<D, K> {
     /// Combines `values` into `self` at `indices` along `dim` with `update` (`torch.scatter`,
-    /// `scatter_add`, `scatter_reduce`).
+    /// `scatter_add`, `scatter_reduce`). Bool tensors combine as integers: `Add` and `Max` are
+    /// a logical or, `Mul` and `Min` a logical and.
     pub fn scatter(
         self,
         dim: impl AsIndex,
@@ -149,15 +152,29 @@ impl<const D: usize, K: Numeric> Tensor<D, K> {
         let dim = check::dim("scatter", dim, D);
         check::same_shape("scatter", &indices.shape(), &values.shape());
         check::same_device("scatter", &self.device(), &indices.device());
-        Self::from_primitive(K::scatter(
-            dim,
+        if self.dtype().is_bool() {
+            let this = Self::new_tensor::<D, Bool>(self.into_primitive());
+            let values = Self::new_tensor::<D, Bool>(values.into_primitive());
+            let out = this
+                .int()
+                .scatter(dim, indices, values.int(), update)
+                .bool();
+            return Self::new_tensor(out.into_primitive());
+        }
+        let (tensor, indices, values) = (
             self.into_primitive(),
             indices.into_primitive(),
             values.into_primitive(),
-            update,
-        ))
+        );
+        Self::from_primitive(if tensor.dtype().is_float() {
+            Dispatch::float_scatter(dim, tensor, indices, values, update)
+        } else {
+            Dispatch::int_scatter(dim, tensor, indices, values, update)
+        })
     }
+}
 
+impl<const D: usize, K: Numeric> Tensor<D, K> {
     /// Adds the slices of `values` into `self` at `indices` along `dim` (`index_add`).
     pub fn select_add(self, dim: usize, indices: Tensor<1, Int>, values: Self) -> Self {
         check::dim_in_range("select_add", dim, D);

@@ -2,9 +2,9 @@
 
 use super::args::TensorCreationOptions;
 use super::check;
-use crate::{Float, Int, Tensor};
+use crate::{Device, Float, Int, Tensor};
 use burn_backend::ops::IntTensorOps;
-use burn_backend::{Distribution, IntDType, Scalar, Shape, TensorData, get_device_settings};
+use burn_backend::{IntDType, Scalar, Shape, TensorData, get_device_settings};
 use burn_dispatch::Dispatch;
 use core::ops::Range;
 
@@ -44,28 +44,13 @@ impl<const D: usize> Tensor<D, Int> {
     }
 
     /// An int tensor from nested arrays or a [`TensorData`] of integers.
-    pub fn from_ints<T: Into<TensorData>>(
-        ints: T,
-        options: impl Into<TensorCreationOptions>,
-    ) -> Self {
-        Self::from_data(ints.into(), options)
+    pub fn from_ints<A: Into<TensorData>>(ints: A, device: &Device) -> Self {
+        Self::from_data(ints.into(), device)
     }
 
-    /// A tensor of values sampled from `distribution`, truncated toward zero.
-    pub fn random<S: Into<Shape>>(
-        shape: S,
-        distribution: Distribution,
-        options: impl Into<TensorCreationOptions>,
-    ) -> Self {
-        let shape = Self::checked_shape("random", shape.into());
-        let options = options.into();
-        let dtype = IntDType::from_dtype(Self::creation_dtype("random", &options));
-        Self::from_primitive(Dispatch::int_random(
-            shape,
-            distribution,
-            options.device.dispatch(),
-            dtype,
-        ))
+    /// `x²`.
+    pub fn square(self) -> Self {
+        self.clone().mul(self)
     }
 
     /// The values as floats of the device's default float dtype.

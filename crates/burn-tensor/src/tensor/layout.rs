@@ -1,61 +1,24 @@
 //! Layout: reshaping, permuting, slicing, concatenating. Views where the backend allows.
 
-use super::args::{MovedimArgs, ReshapeArgs, SliceArgs};
+use super::args::{BroadcastArgs, MovedimArgs, ReshapeArgs};
 use super::check;
+use super::dim_iter::DimIter;
 use crate::AsIndex;
 use crate::Tensor;
 use crate::kind::Basic;
-use burn_backend::{DType, Scalar, Shape, Slice};
+use burn_backend::{DType, Scalar, Shape, Slice, SliceArg};
 
 impl<const D: usize, K: Basic> Tensor<D, K> {
-    /// The same values in row-major order with another shape: `-1` infers one size, `0` keeps
-    /// the input's size at that position.
+    /// The same values in row-major order with another shape: `-1` infers one size; wrap the
+    /// sizes in [`ZeroDimPlaceholders`](crate::ZeroDimPlaceholders) for `0` to keep the input's
+    /// size at that position.
     ///
     /// A view where the backend allows; a reshape to the tensor's own shape returns the tensor
     /// itself. Neither promises a contiguous result.
     pub fn reshape<const D2: usize, S: ReshapeArgs<D2>>(self, shape: S) -> Tensor<D2, K> {
-        let dims = self.dims();
-        let target = shape.into_signed();
-        let mut out = [0usize; D2];
-        let mut infer = None;
-        for (i, &size) in target.iter().enumerate() {
-            match size {
-                -1 if infer.is_none() => infer = Some(i),
-                -1 => check::fail("reshape", format_args!("more than one -1 in {target:?}")),
-                0 if i < D => out[i] = dims[i],
-                s if s > 0 => out[i] = s as usize,
-                s => check::fail("reshape", format_args!("invalid size {s} in {target:?}")),
-            }
-        }
-        let total = self.num_elements();
-        if let Some(i) = infer {
-            let known: usize = out
-                .iter()
-                .enumerate()
-                .filter(|(j, _)| *j != i)
-                .map(|(_, s)| s)
-                .product();
-            if known == 0 || !total.is_multiple_of(known) {
-                check::fail(
-                    "reshape",
-                    format_args!("cannot infer -1 in {target:?} for {total} elements"),
-                );
-            }
-            out[i] = total / known;
-        }
-        let new_shape = Shape::new(out);
-        if new_shape.num_elements() != total {
-            check::fail(
-                "reshape",
-                format_args!(
-                    "shape {:?} has {} elements, the tensor of shape {:?} has {total}",
-                    out,
-                    new_shape.num_elements(),
-                    dims
-                ),
-            );
-        }
-        if out[..] == dims[..] {
+        let source = self.shape();
+        let new_shape = shape.into_shape::<D>(source.clone());
+        if new_shape == source {
             // The same shape: the tensor itself, without a call to the backend.
             return Self::new_tensor(self.into_primitive());
         }
@@ -263,43 +226,41 @@ impl<const D: usize, K: Basic> Tensor<D, K> {
 
     /// Broadcasts to `shape` (size-1 dims stretch; new dims are added in front; `-1` keeps a
     /// size). No data is copied.
-    pub fn expand<const D2: usize, S: ReshapeArgs<D2>>(self, shape: S) -> Tensor<D2, K> {
-        let target = shape.into_signed();
-        let dims = self.dims();
-        if D2 < D {
+    pub fn expand<const D2: usize, S: BroadcastArgs<D, D2>>(self, shape: S) -> Tensor<D2, K> {
+        let dims = self.shape();
+        let target = shape.into_shape(&dims);
+        if target.num_dims() != D2 || D2 < D {
             check::fail(
                 "expand",
-                format_args!("cannot expand rank {D} to rank {D2}"),
+                format_args!("cannot expand {dims:?} to {target:?} (rank {D2})"),
             );
         }
-        if let Some(bad) = target.iter().find(|&&t| t < -1) {
-            check::fail("expand", format_args!("invalid size {bad} in {target:?}"));
-        }
-        let mut out = [0usize; D2];
-        for i in 0..D2 {
+        for (i, &size) in target.iter().enumerate() {
             let source = (i + D).checked_sub(D2).map(|j| dims[j]);
-            out[i] = match (target[i], source) {
-                (-1, Some(s)) => s,
-                (t, Some(s)) if t as usize == s || s == 1 => t as usize,
-                (t, None) if t > 0 => t as usize,
-                (t, s) => check::fail(
+            if let Some(source) = source
+                && source != size
+                && source != 1
+            {
+                check::fail(
                     "expand",
-                    format_args!("cannot expand shape {dims:?} to {target:?} (size {s:?} to {t})"),
-                ),
-            };
+                    format_args!(
+                        "cannot expand shape {dims:?} to {target:?} (size {source} to {size})"
+                    ),
+                );
+            }
         }
-        Self::new_tensor(K::expand(self.into_primitive(), Shape::new(out)))
+        Self::new_tensor(K::expand(self.into_primitive(), target))
     }
 
     /// The sub-tensor selected by one slice per leading dim (see [`s!`](crate::s)).
-    pub fn slice<S: SliceArgs>(self, slices: S) -> Self {
-        let slices = self.checked_slices("slice", slices.into_slices());
+    pub fn slice<S: SliceArg>(self, slices: S) -> Self {
+        let slices = slices.into_slices(&self.shape());
         Self::from_primitive(K::slice(self.into_primitive(), &slices))
     }
 
     /// The tensor with the sub-tensor at `slices` replaced by `values`.
-    pub fn slice_assign<S: SliceArgs>(self, slices: S, values: Self) -> Self {
-        let slices = self.checked_slices("slice_assign", slices.into_slices());
+    pub fn slice_assign<S: SliceArg>(self, slices: S, values: Self) -> Self {
+        let slices = slices.into_slices(&self.shape());
         let expected: Vec<usize> = slices
             .iter()
             .zip(self.dims())
@@ -315,8 +276,8 @@ impl<const D: usize, K: Basic> Tensor<D, K> {
     }
 
     /// The tensor with the sub-tensor at `slices` set to `value`.
-    pub fn slice_fill<S: SliceArgs, V: Into<Scalar>>(self, slices: S, value: V) -> Self {
-        let slices = self.checked_slices("slice_fill", slices.into_slices());
+    pub fn slice_fill<S: SliceArg, V: Into<Scalar>>(self, slices: S, value: V) -> Self {
+        let slices = slices.into_slices(&self.shape());
         let dims: Vec<usize> = slices
             .iter()
             .zip(self.dims())
@@ -330,50 +291,12 @@ impl<const D: usize, K: Basic> Tensor<D, K> {
         ))
     }
 
-    /// Pads `slices` with full slices to rank `D` and checks them.
-    fn checked_slices(&self, op: &str, mut slices: Vec<Slice>) -> Vec<Slice> {
-        if slices.len() > D {
-            check::fail(
-                op,
-                format_args!("{} slices for a tensor of rank {D}", slices.len()),
-            );
-        }
-        let dims = self.dims();
-        for (i, s) in slices.iter().enumerate() {
-            if s.step == 0 {
-                check::fail(op, format_args!("slice {i} has step 0"));
-            }
-            let in_range = |v: isize| v >= -(dims[i] as isize) && v <= dims[i] as isize;
-            let index_like = s.end == Some(s.start + 1) || (s.start == -1 && s.end.is_none());
-            if index_like && !(s.start >= -(dims[i] as isize) && s.start < dims[i] as isize) {
-                check::fail(
-                    op,
-                    format_args!(
-                        "index {} is out of bounds for dim {i} of size {}",
-                        s.start, dims[i]
-                    ),
-                );
-            }
-            if !in_range(s.start) || !s.end.is_none_or(in_range) {
-                check::fail(
-                    op,
-                    format_args!(
-                        "slice {s:?} is out of bounds for dim {i} of size {}",
-                        dims[i]
-                    ),
-                );
-            }
-        }
-        slices.resize(D, Slice::full());
-        slices
-    }
-
     /// The elements `slice` (a range, possibly negative or stepped, or an index) of dim `dim`.
     pub fn slice_dim<S: Into<Slice>>(self, dim: impl AsIndex, slice: S) -> Self {
         let dim = check::dim("slice_dim", dim, D);
         let mut slices = vec![Slice::full(); D];
         slices[dim] = slice.into();
-        self.slice(slices)
+        self.slice(slices.as_slice())
     }
 
     /// Rotates the elements along `dim` by `shift` positions (`torch.roll`; negative shifts
@@ -409,10 +332,9 @@ impl<const D: usize, K: Basic> Tensor<D, K> {
     }
 
     /// The slices along `dim`, one tensor per index, each keeping `dim` with size 1.
-    pub fn iter_dim(self, dim: impl AsIndex) -> impl Iterator<Item = Self> {
+    pub fn iter_dim(self, dim: impl AsIndex) -> DimIter<D, K> {
         let dim = check::dim("iter_dim", dim, D);
-        let size = self.dims()[dim];
-        (0..size).map(move |i| self.clone().narrow(dim, i, 1))
+        DimIter::new(self, dim)
     }
 
     /// `length` elements of dim `dim` from `start`.

@@ -9,6 +9,7 @@ mod base;
 mod bool;
 mod cast;
 pub(crate) mod check;
+mod dim_iter;
 mod display;
 mod float;
 pub(crate) mod grid_sample;
@@ -27,8 +28,11 @@ mod select;
 mod stats;
 mod triangle;
 
-pub use args::{MovedimArgs, ReshapeArgs, SliceArgs, TensorCreationOptions};
+pub use args::{
+    BroadcastArgs, MovedimArgs, ReshapeArgs, TensorCreationOptions, ZeroDimPlaceholders,
+};
 pub use base::Tensor;
 pub use cast::Cast;
+pub use dim_iter::DimIter;
 pub use float::{DEFAULT_ATOL, DEFAULT_RTOL};
 pub use pad::IntoPadding;

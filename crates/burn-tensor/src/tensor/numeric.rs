@@ -5,11 +5,13 @@
 //! themselves are implemented in `operators.rs` on top of them.
 #![allow(clippy::should_implement_trait)]
 
+use super::args::TensorCreationOptions;
 use super::check;
-use crate::AsIndex;
 use crate::kind::Numeric;
-use crate::{Int, Tensor};
-use burn_backend::{Scalar, Shape};
+use crate::{AsIndex, Bool, Device, Tensor};
+use burn_backend::ops::{FloatTensorOps, IntTensorOps};
+use burn_backend::{Distribution, FloatDType, IntDType, Scalar, Shape, TensorMetadata};
+use burn_dispatch::Dispatch;
 
 /// Generates tensor-tensor and tensor-scalar arithmetic methods.
 macro_rules! arithmetic {
@@ -77,15 +79,15 @@ impl<const D: usize, K: Numeric> Tensor<D, K> {
         Self::from_primitive(K::sign(self.into_primitive()))
     }
 
-    /// `x²`.
-    pub fn square(self) -> Self {
-        self.clone().mul(self)
-    }
-
-    /// `x ^ exponent` element-wise with an int exponent tensor (broadcasting).
-    pub fn powi(self, exponent: Tensor<D, Int>) -> Self {
-        check::broadcast("powi", &self.shape(), &exponent.shape());
-        Self::from_primitive(K::powi(self.into_primitive(), exponent.into_primitive()))
+    /// `x ^ exponent` element-wise (broadcasting): integer powers for int tensors, the same as
+    /// [`powf`](Tensor::powf) for float ones (as in Burn).
+    pub fn powi(self, exponent: Self) -> Self {
+        let (base, exponent) = Self::binary_operands("powi", self, exponent);
+        Self::from_primitive(if base.dtype().is_float() {
+            Dispatch::float_powf(base, exponent)
+        } else {
+            K::powi(base, exponent)
+        })
     }
 
     /// `x ^ exponent` for an integer scalar.
@@ -120,47 +122,6 @@ impl<const D: usize, K: Numeric> Tensor<D, K> {
         Self::from_primitive(K::matmul(lhs, rhs))
     }
 
-    /// Combines the slices of `values` into `self` at `indices` along `dim` with `update`
-    /// (`index_add`, `index_copy`, `index_reduce`): a [`scatter`](Self::scatter) with the
-    /// indices broadcast over `values`.
-    pub fn select_assign(
-        self,
-        dim: impl AsIndex,
-        indices: Tensor<1, Int>,
-        values: Self,
-        update: burn_backend::IndexingUpdateOp,
-    ) -> Self {
-        let dim = check::dim("select_assign", dim, D);
-        let (mut expected, got) = (self.dims(), values.dims());
-        expected[dim] = indices.dims()[0];
-        if expected != got {
-            check::fail(
-                "select_assign",
-                format_args!("values have shape {got:?}, expected {expected:?}"),
-            );
-        }
-        let mut index_shape = [1usize; D];
-        index_shape[dim] = got[dim];
-        let indices: Tensor<D, Int> = indices.reshape(index_shape);
-        let indices = indices.expand(got.map(|d| d as i64));
-        self.scatter(dim, indices, values, update)
-    }
-
-    /// The remainder with the sign of the dividend (C's `fmod`, `torch.fmod`).
-    pub fn fmod(self, other: Self) -> Self {
-        let quotient_sign = self.clone().sign();
-        let magnitude = self.abs().remainder(other.abs());
-        magnitude.mul(quotient_sign)
-    }
-
-    /// The remainder by a scalar with the sign of the dividend (`torch.fmod`).
-    pub fn fmod_scalar<V: Into<Scalar>>(self, other: V) -> Self {
-        let other = other.into();
-        let divisor = Scalar::Float(other.to_f64().abs());
-        let sign = self.clone().sign();
-        self.abs().remainder_scalar(divisor).mul(sign)
-    }
-
     /// Keeps the elements on and below the `diagonal`-th diagonal of the last two dims
     /// (`torch.tril`), zeroing the rest.
     pub fn tril(self, diagonal: i64) -> Self {
@@ -176,11 +137,38 @@ impl<const D: usize, K: Numeric> Tensor<D, K> {
     }
 
     /// The dot product of two 1-d tensors, shape `[1]`.
-    pub fn dot(self, other: Self) -> Tensor<1, K> {
+    pub fn dot(self, other: Tensor<1, K>) -> Tensor<1, K> {
         if D != 1 {
             check::fail("dot", format_args!("expected 1-d tensors, got rank {D}"));
         }
-        check::same_shape("dot", &self.shape(), &other.shape());
-        self.mul(other).sum()
+        let lhs = Self::new_tensor::<1, K>(self.into_primitive());
+        check::same_shape("dot", &lhs.shape(), &other.shape());
+        lhs.mul(other).sum()
+    }
+
+    /// A tensor of values sampled from `distribution` (seeded by
+    /// [`Device::seed`](crate::Device::seed)); int tensors take the samples truncated toward
+    /// zero.
+    pub fn random<S: Into<Shape>>(
+        shape: S,
+        distribution: Distribution,
+        options: impl Into<TensorCreationOptions>,
+    ) -> Self {
+        let shape = Self::checked_shape("random", shape.into());
+        let options = options.into();
+        let dtype = Self::creation_dtype("random", &options);
+        let device = options.device.dispatch();
+        Self::from_primitive(if dtype.is_float() {
+            Dispatch::float_random(shape, distribution, device, FloatDType::from_dtype(dtype))
+        } else {
+            Dispatch::int_random(shape, distribution, device, IntDType::from_dtype(dtype))
+        })
+    }
+
+    /// The `size × size` identity matrix.
+    pub fn eye(size: usize, device: &Device) -> Tensor<2, K> {
+        let zeros = Tensor::<2, K>::zeros([size, size], device);
+        let off_diagonal = Tensor::<2, Bool>::diag_mask([size, size], 0, device);
+        zeros.mask_fill(off_diagonal.bool_not(), 1)
     }
 }

@@ -1,9 +1,8 @@
 //! Padding and the identity matrix.
 
-use super::args::TensorCreationOptions;
 use super::check;
+use crate::Tensor;
 use crate::kind::Numeric;
-use crate::{Float, Tensor};
 use burn_backend::ops::PadMode;
 
 /// The padding of [`Tensor::pad`]: `(before, after)` pairs for the last dims (fewer pairs than
@@ -128,15 +127,5 @@ impl<const D: usize, K: Numeric> Tensor<D, K> {
         let mut dims = self.dims();
         dims[dim] = count;
         Self::full(dims, value, (&self.device(), self.dtype()))
-    }
-}
-
-impl Tensor<2, Float> {
-    /// The `size × size` identity matrix.
-    pub fn eye(size: usize, options: impl Into<TensorCreationOptions>) -> Self {
-        let options = options.into();
-        let zeros = Self::zeros([size, size], options.clone());
-        let mask = crate::Tensor::<2, crate::Bool>::diag_mask([size, size], 0, &options.device);
-        zeros.mask_fill(mask.bool_not(), 1.0)
     }
 }

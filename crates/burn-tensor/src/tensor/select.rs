@@ -4,7 +4,7 @@
 
 use super::check;
 use crate::AsIndex;
-use crate::kind::{Basic, Numeric};
+use crate::kind::Basic;
 use crate::{Bool, Int, Tensor};
 use burn_backend::IndexingUpdateOp;
 
@@ -206,7 +206,33 @@ impl<const D: usize, K: Basic> Tensor<D, K> {
     }
 }
 
-impl<const D: usize, K: Numeric> Tensor<D, K> {
+impl<const D: usize, K: Basic> Tensor<D, K> {
+    /// Combines the slices of `values` into `self` at `indices` along `dim` with `update`
+    /// (`index_add`, `index_copy`, `index_reduce`): a [`scatter`](Self::scatter) with the
+    /// indices broadcast over `values`.
+    pub fn select_assign(
+        self,
+        dim: impl AsIndex,
+        indices: Tensor<1, Int>,
+        values: Self,
+        update: burn_backend::IndexingUpdateOp,
+    ) -> Self {
+        let dim = check::dim("select_assign", dim, D);
+        let (mut expected, got) = (self.dims(), values.dims());
+        expected[dim] = indices.dims()[0];
+        if expected != got {
+            check::fail(
+                "select_assign",
+                format_args!("values have shape {got:?}, expected {expected:?}"),
+            );
+        }
+        let mut index_shape = [1usize; D];
+        index_shape[dim] = got[dim];
+        let indices: Tensor<D, Int> = indices.reshape(index_shape);
+        let indices = indices.expand(got.map(|d| d as i64));
+        self.scatter(dim, indices, values, update)
+    }
+
     /// Combines `values` into `self` at the index vectors of `indices [.., K]` (each naming a
     /// slice among the first `K` dims) with `update` (ONNX `ScatterND`, `tf.tensor_scatter_nd_*`):
     /// `values` has shape `indices.shape[..M-1] ++ self.shape[K..]`. Duplicate indices add up
@@ -244,18 +270,5 @@ impl<const D: usize, K: Numeric> Tensor<D, K> {
             .reshape([rows, rest])
             .select_assign(0, flat, values, update);
         out.reshape(dims)
-    }
-}
-
-impl<const D: usize> Tensor<D, Bool> {
-    /// [`scatter_nd`](Tensor::scatter_nd) of booleans: `Add` and `Max` combine by logical or,
-    /// `Mul` and `Min` by logical and, `Assign` replaces.
-    pub fn scatter_nd<const M: usize, const DV: usize>(
-        self,
-        indices: Tensor<M, Int>,
-        values: Tensor<DV, Bool>,
-        update: IndexingUpdateOp,
-    ) -> Self {
-        self.int().scatter_nd(indices, values.int(), update).bool()
     }
 }

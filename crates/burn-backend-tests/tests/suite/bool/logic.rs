@@ -160,3 +160,25 @@ fn bool_scatter_nd_combines_logically() {
     let assigned = x.scatter_nd(at, values, IndexingUpdateOp::Assign);
     assert_eq!(read(assigned), [false, true, true, false]);
 }
+
+#[test]
+fn bool_scatter_and_select_assign_combine_logically() {
+    // Burn's scatter and select_assign take every kind; booleans combine as integers.
+    use burn::tensor::Int;
+    use burn::tensor::ops::IndexingUpdateOp;
+    let env = Env::new(crate::device());
+    let x = Tensor::<2, Bool>::from_data([[true, false, false], [false, false, true]], &env.device);
+    let read = |t: Tensor<2, Bool>| t.into_data().to_vec::<bool>().unwrap();
+    let at = Tensor::<2, Int>::from_data([[2, 0], [0, 1]], &env.device);
+    let values = Tensor::<2, Bool>::from_data([[true, true], [true, false]], &env.device);
+    let or = x
+        .clone()
+        .scatter(1, at.clone(), values.clone(), IndexingUpdateOp::Add);
+    assert_eq!(read(or), [true, false, true, true, false, true]);
+    let assigned = x.clone().scatter(1, at, values, IndexingUpdateOp::Assign);
+    assert_eq!(read(assigned), [true, false, true, true, false, true]);
+    let rows = Tensor::<1, Int>::from_data([1], &env.device);
+    let row = Tensor::<2, Bool>::from_data([[true, true, false]], &env.device);
+    let and = x.select_assign(0, rows, row, IndexingUpdateOp::Mul);
+    assert_eq!(read(and), [true, false, false, false, false, false]);
+}

@@ -147,7 +147,7 @@ fn a_same_shape_reshape_returns_the_input() {
         .capture(&example, |x: Tensor<2>| {
             (
                 x.clone().reshape([4, 3]).unsqueeze::<2>(),
-                x.reshape([0, -1]) * 2.0,
+                x.reshape([4, -1]) * 2.0,
             )
         })
         .unwrap();

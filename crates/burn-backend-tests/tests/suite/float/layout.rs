@@ -2,7 +2,7 @@
 //! squeeze / unsqueeze, expand. Each runs on every input layout, and results are used
 //! further (a view must behave like the tensor it stands for).
 
-use burn::tensor::Tensor;
+use burn::tensor::{Tensor, ZeroDimPlaceholders};
 use burn_backend_tests::{Env, Layout, RefArray};
 
 fn input(env: &Env) -> RefArray {
@@ -58,8 +58,9 @@ fn a_same_shape_reshape_passes_gradients_through() {
 
 #[test]
 fn reshape_infers_minus_one_and_keeps_zero() {
-    // torch.reshape(x, (-1, 4)) for x of shape [2, 3, 4] has shape [6, 4]; Burn's 0 keeps the
-    // input's size at that position: [0, -1] gives [2, 12].
+    // torch.reshape(x, (-1, 4)) for x of shape [2, 3, 4] has shape [6, 4]; in
+    // ZeroDimPlaceholders a 0 keeps the input's size at that position (ONNX's allowzero = 0):
+    // [0, -1] gives [2, 12]. A plain 0 is a size of 0.
     let env = Env::new(crate::device());
     let a = input(&env);
     for layout in Layout::ALL {
@@ -72,11 +73,11 @@ fn reshape_infers_minus_one_and_keeps_zero() {
         );
         env.check(
             &format!("reshape [0, -1] ({layout:?})"),
-            x().reshape([0, -1]),
+            x().reshape(ZeroDimPlaceholders([0, -1])),
             &a.reshape(&[2, 12]),
             0.0,
         );
-        let got: Tensor<3> = x().reshape([0, 0, -1]);
+        let got: Tensor<3> = x().reshape(ZeroDimPlaceholders([0, 0, -1]));
         env.check(&format!("reshape [0, 0, -1] ({layout:?})"), got, &a, 0.0);
     }
 }
@@ -352,4 +353,39 @@ fn metadata_of_a_view() {
     assert_eq!(x.rank(), 3);
     assert_eq!(x.num_elements(), 24);
     assert_eq!(x.shape().dims, vec![4, 2, 3]);
+}
+
+#[test]
+fn iter_dim_walks_both_ends_with_a_known_length() {
+    use burn_backend_tests::reference::layout::Range;
+    let env = Env::new(crate::device());
+    let a = env.random(&[3, 2], -1.0, 1.0, 87);
+    let x = env.float::<2>(&a);
+    let mut rows = x.iter_dim(0);
+    assert_eq!(rows.len(), 3);
+    let last = rows.next_back().unwrap();
+    env.check(
+        "iter_dim next_back",
+        last,
+        &a.slice(&[Range::new(2, Some(3)), Range::full()]),
+        0.0,
+    );
+    let first = rows.next().unwrap();
+    env.check(
+        "iter_dim next",
+        first,
+        &a.slice(&[Range::new(0, Some(1)), Range::full()]),
+        0.0,
+    );
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows.map(|row| row.dims()).collect::<Vec<_>>(), [[1, 2]]);
+}
+
+#[test]
+fn reshape_zero_is_a_size_of_zero() {
+    // Burn 0.23 reads a plain 0 literally; only ZeroDimPlaceholders copies the input's size.
+    let env = Env::new(crate::device());
+    let empty = Tensor::<2>::zeros([0, 3], &env.device);
+    assert_eq!(empty.clone().reshape([3, 0]).dims(), [3, 0]);
+    assert_eq!(empty.reshape(ZeroDimPlaceholders([0, 0])).dims(), [0, 3]);
 }

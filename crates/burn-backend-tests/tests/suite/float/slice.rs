@@ -134,7 +134,7 @@ fn slice_of_a_slice() {
     ]);
     env.check("slice of slice", got, &expected, 0.0);
     let explicit = vec![Slice::new(0, Some(3), 2), Slice::full(), Slice::index(-1)];
-    let got = env.float::<3>(&a).slice(explicit);
+    let got = env.float::<3>(&a).slice(&explicit);
     let expected = a.slice(&[r(0, Some(3)).step(2), Range::full(), r(-1, None)]);
     env.check("slice with Slice values", got, &expected, 0.0);
 }
