@@ -166,9 +166,9 @@ pub fn configured_device(mut device: Device, float_dtype: FloatDType) -> Device 
 pub fn cube_device() -> Device {
     use burn::tensor::DeviceKind;
     let kinds = [
-        DeviceKind::DiscreteGpu,
-        DeviceKind::IntegratedGpu,
-        DeviceKind::VirtualGpu,
+        DeviceKind::DiscreteGpu(0),
+        DeviceKind::IntegratedGpu(0),
+        DeviceKind::VirtualGpu(0),
         DeviceKind::Cpu,
     ];
     let mut reason = String::new();

@@ -21,9 +21,10 @@ impl DeviceId {
     }
 }
 
-/// What kind of hardware a device is.
+/// What kind of hardware a device is (`Device::kind`). Choosing a WGPU adapter is
+/// `burn::tensor::DeviceKind`, which names one adapter of a kind by its index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum DeviceKind {
+pub enum HardwareKind {
     /// The host CPU.
     Cpu,
     /// A discrete GPU.
@@ -39,7 +40,7 @@ pub trait DeviceOps: Clone + Debug + Default + PartialEq + Eq + Send + Sync + 's
     /// The device's identity.
     fn id(&self) -> DeviceId;
     /// The kind of hardware (CPU unless a backend on an accelerator says otherwise).
-    fn kind(&self) -> DeviceKind {
-        DeviceKind::Cpu
+    fn kind(&self) -> HardwareKind {
+        HardwareKind::Cpu
     }
 }

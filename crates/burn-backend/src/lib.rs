@@ -15,7 +15,7 @@ pub mod tensor;
 
 pub use backend::{AutodiffBackend, Backend, BackendTypes, DTypeUsage, GraphUnsupported};
 pub use burn_std::*;
-pub use device::{DeviceId, DeviceKind, DeviceOps};
+pub use device::{DeviceId, DeviceOps, HardwareKind};
 pub use metadata::TensorMetadata;
 pub use read::read_sync;
 pub use settings::{

@@ -78,12 +78,12 @@ fn open_wgpu() -> Result<Opened, String> {
     use burn::tensor::DeviceKind;
     let mut reasons = Vec::new();
     for kind in [
-        DeviceKind::DiscreteGpu,
-        DeviceKind::IntegratedGpu,
-        DeviceKind::VirtualGpu,
+        DeviceKind::DiscreteGpu(0),
+        DeviceKind::IntegratedGpu(0),
+        DeviceKind::VirtualGpu(0),
         DeviceKind::Cpu,
     ] {
-        match Device::try_wgpu(kind) {
+        match Device::try_wgpu(kind.clone()) {
             Ok(device) => {
                 let on_cpu = kind == DeviceKind::Cpu;
                 let adapter = if on_cpu {

@@ -5,6 +5,7 @@
 #![warn(missing_docs)]
 
 mod bytes;
+pub mod cast;
 mod data;
 mod data_read;
 mod distribution;
@@ -21,6 +22,7 @@ mod slice;
 mod tolerance;
 
 pub use bytes::Bytes;
+pub use cast::ToElement;
 pub use data::{DataError, TensorData};
 pub use data_read::TensorReadError;
 pub use distribution::{Distribution, DistributionSampler};

@@ -1,8 +1,8 @@
 //! `Device`: where tensors live; the value picks the backend at run time.
 
 use burn_backend::{
-    Backend, BoolDType, DType, DeviceError, DeviceKind, DeviceOps, DeviceSettings, ExecutionError,
-    FloatDType, IntDType, get_device_settings, set_device_settings,
+    Backend, BoolDType, DType, DeviceError, DeviceOps, DeviceSettings, ExecutionError, FloatDType,
+    HardwareKind, IntDType, get_device_settings, set_device_settings,
 };
 use burn_dispatch::{Dispatch, DispatchDevice};
 use core::fmt;
@@ -91,48 +91,6 @@ impl From<(FloatDType, IntDType)> for DeviceConfig {
     }
 }
 
-/// Which devices [`Device::enumerate`] lists.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum DeviceFilter {
-    /// Every device of every compiled backend.
-    #[default]
-    All,
-    /// Only devices of this kind.
-    Kind(DeviceKind),
-}
-
-/// Which GPU of a kind a constructor opens (`Device::cuda(0)`, `Device::cuda(DeviceIndex::Default)`):
-/// a hardware index, or the backend's default (index 0).
-#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq, Default)]
-pub enum DeviceIndex {
-    /// The device with this hardware index.
-    Specified(usize),
-    /// The backend's default device (index 0).
-    #[default]
-    Default,
-}
-
-impl DeviceIndex {
-    /// The index `index`.
-    pub fn new(index: impl Into<usize>) -> Self {
-        Self::Specified(index.into())
-    }
-
-    /// The hardware index this names.
-    pub fn resolve(self) -> usize {
-        match self {
-            Self::Specified(index) => index,
-            Self::Default => 0,
-        }
-    }
-}
-
-impl From<usize> for DeviceIndex {
-    fn from(index: usize) -> Self {
-        Self::Specified(index)
-    }
-}
-
 impl AsRef<DispatchDevice> for Device {
     fn as_ref(&self) -> &DispatchDevice {
         &self.inner
@@ -217,25 +175,13 @@ impl Device {
     }
 
     /// The kind of hardware.
-    pub fn kind(&self) -> DeviceKind {
+    pub fn kind(&self) -> HardwareKind {
         self.inner.kind()
     }
 
     /// The backend's name for this device (e.g. `"flex(flex)"`).
     pub fn name(&self) -> String {
         Dispatch::name(&self.inner)
-    }
-
-    /// The devices of every compiled backend that pass `filter`.
-    pub fn enumerate(filter: DeviceFilter) -> Vec<Device> {
-        DispatchDevice::compiled_defaults()
-            .into_iter()
-            .map(Device::from_dispatch)
-            .filter(|d| match filter {
-                DeviceFilter::All => true,
-                DeviceFilter::Kind(kind) => d.kind() == kind,
-            })
-            .collect()
     }
 }
 
@@ -277,7 +223,8 @@ impl Device {
     }
 
     /// This device without autodiff: tensors created on it are never tracked (inference). The
-    /// same as [`inner`](Self::inner).
+    /// same as [`inner`](Self::inner); borrows the device as `autodiff` does (see
+    /// API_DIFFERENCES.md).
     pub fn without_autodiff(&self) -> Device {
         self.inner()
     }

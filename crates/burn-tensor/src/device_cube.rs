@@ -5,7 +5,7 @@
 
 use crate::Device;
 #[cfg(feature = "wgpu")]
-use burn_backend::DeviceKind;
+use crate::DeviceKind;
 use burn_dispatch::DispatchDevice;
 use burn_dispatch::burn_cubecl::CubeDevice;
 #[cfg(feature = "wgpu")]
@@ -35,7 +35,7 @@ impl Device {
     /// When the machine has no such adapter; see [`try_wgpu`](Self::try_wgpu).
     #[cfg(feature = "wgpu")]
     pub fn wgpu(kind: DeviceKind) -> Self {
-        Self::try_wgpu(kind).unwrap_or_else(|err| panic!("Device::wgpu({kind:?}): {err}"))
+        Self::try_wgpu(kind.clone()).unwrap_or_else(|err| panic!("Device::wgpu({kind:?}): {err}"))
     }
 
     /// [`wgpu`](Self::wgpu), returning why the adapter is unavailable instead of panicking.
@@ -51,7 +51,8 @@ impl Device {
     /// When the machine has no such Vulkan adapter; see [`try_vulkan`](Self::try_vulkan).
     #[cfg(feature = "vulkan")]
     pub fn vulkan(kind: DeviceKind) -> Self {
-        Self::try_vulkan(kind).unwrap_or_else(|err| panic!("Device::vulkan({kind:?}): {err}"))
+        Self::try_vulkan(kind.clone())
+            .unwrap_or_else(|err| panic!("Device::vulkan({kind:?}): {err}"))
     }
 
     /// [`vulkan`](Self::vulkan), returning why the adapter is unavailable instead of panicking.
@@ -112,13 +113,63 @@ impl Device {
     }
 }
 
-/// The WGPU adapter kind of a device kind (the first adapter of that kind).
+/// The WGPU adapter a [`DeviceKind`] names.
 #[cfg(feature = "wgpu")]
 fn wgpu_kind(kind: DeviceKind) -> WgpuDeviceKind {
     match kind {
-        DeviceKind::DiscreteGpu => WgpuDeviceKind::DiscreteGpu(0),
-        DeviceKind::IntegratedGpu => WgpuDeviceKind::IntegratedGpu(0),
-        DeviceKind::VirtualGpu => WgpuDeviceKind::VirtualGpu(0),
+        DeviceKind::DiscreteGpu(index) => WgpuDeviceKind::DiscreteGpu(index),
+        DeviceKind::IntegratedGpu(index) => WgpuDeviceKind::IntegratedGpu(index),
+        DeviceKind::VirtualGpu(index) => WgpuDeviceKind::VirtualGpu(index),
         DeviceKind::Cpu => WgpuDeviceKind::Cpu,
+        DeviceKind::DefaultDevice => WgpuDeviceKind::DefaultDevice,
+        DeviceKind::Existing(id) => WgpuDeviceKind::Existing(id),
     }
 }
+
+/// The devices of one CubeCL runtime that this machine has ([`Device::enumerate`]). GPUs are
+/// probed by index until one is missing (at most [`MAX_PROBED`] per kind).
+pub(crate) fn enumerate(device_type: &crate::DeviceType) -> Vec<Device> {
+    use crate::DeviceType;
+    #[allow(unused)]
+    let by_index = |open: &dyn Fn(usize) -> Result<Device, DeviceUnavailable>| {
+        (0..MAX_PROBED)
+            .map_while(|index| open(index).ok())
+            .collect::<Vec<_>>()
+    };
+    #[cfg(feature = "wgpu")]
+    #[allow(unused)]
+    let adapters = |open: &dyn Fn(WgpuDeviceKind) -> Result<CubeDevice, DeviceUnavailable>| {
+        let kinds: [fn(usize) -> WgpuDeviceKind; 3] = [
+            WgpuDeviceKind::DiscreteGpu,
+            WgpuDeviceKind::IntegratedGpu,
+            WgpuDeviceKind::VirtualGpu,
+        ];
+        let mut found: Vec<Device> = kinds
+            .into_iter()
+            .flat_map(|kind| by_index(&|index| open(kind(index)).map(Device::cube)))
+            .collect();
+        found.extend(open(WgpuDeviceKind::Cpu).map(Device::cube));
+        found
+    };
+    match device_type {
+        #[cfg(feature = "cpu")]
+        DeviceType::Cpu => Device::try_cpu().into_iter().collect(),
+        #[cfg(feature = "cuda")]
+        DeviceType::Cuda => by_index(&Device::try_cuda),
+        #[cfg(feature = "rocm")]
+        DeviceType::Rocm => by_index(&Device::try_rocm),
+        #[cfg(feature = "wgpu")]
+        DeviceType::Wgpu => adapters(&CubeDevice::wgpu),
+        #[cfg(feature = "vulkan")]
+        DeviceType::Vulkan => adapters(&CubeDevice::vulkan),
+        #[cfg(feature = "metal")]
+        DeviceType::Metal => adapters(&CubeDevice::metal),
+        #[cfg(feature = "webgpu")]
+        DeviceType::WebGpu => adapters(&CubeDevice::webgpu),
+        #[allow(unreachable_patterns)]
+        _ => Vec::new(),
+    }
+}
+
+/// The most GPUs of one kind [`enumerate`] probes.
+const MAX_PROBED: usize = 16;

@@ -13,9 +13,14 @@
 pub mod activation;
 mod bridge;
 pub mod capture;
+/// Checked conversions between element types (`2.5f32.to_i64()`).
+pub mod cast {
+    pub use burn_backend::cast::ToElement;
+}
 mod device;
 #[cfg(feature = "cube")]
 mod device_cube;
+mod device_select;
 pub mod grid;
 pub use grid::cartesian_grid;
 pub mod kind;
@@ -26,9 +31,9 @@ mod tensor;
 
 pub use bridge::BridgeTensor;
 pub use burn_backend::{
-    AsIndex, AsSize, BoolDType, BoolStore, Bytes, DType, DataError, DeviceError, DeviceKind,
-    DeviceSettings, Distribution, Element, ElementConversion, ExecutionError, ExpressionError,
-    FloatDType, IntDType, Scalar, SettingsError, Shape, Slice, SliceArg, SliceIter, TensorData,
+    AsIndex, AsSize, BoolDType, BoolStore, Bytes, DType, DataError, DeviceError, DeviceSettings,
+    Distribution, Element, ElementConversion, ExecutionError, ExpressionError, FloatDType,
+    HardwareKind, IntDType, Scalar, SettingsError, Shape, Slice, SliceArg, SliceIter, TensorData,
     TensorReadError, Tolerance, bf16, f16,
 };
 /// How an autodiff tensor's operations keep the values their backward steps need.
@@ -36,9 +41,10 @@ pub use burn_dispatch::GradientCheckpointingStrategy;
 /// The gradients of a backward pass, and why a backward pass can be refused.
 #[cfg(feature = "autodiff")]
 pub use burn_dispatch::burn_autodiff::{BackwardError, Gradients};
-pub use device::{Device, DeviceConfig, DeviceFilter, DeviceIndex};
+pub use device::{Device, DeviceConfig};
 #[cfg(feature = "cube")]
 pub use device_cube::DeviceUnavailable;
+pub use device_select::{DeviceFilter, DeviceIndex, DeviceKind, DeviceType, Devices};
 pub use kind::{BasicOps, Bool, Float, Int, TensorKind};
 pub use tensor::{
     BroadcastArgs, Cast, DEFAULT_ATOL, DEFAULT_RTOL, DimIter, IntoPadding, MovedimArgs,

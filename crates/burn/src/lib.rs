@@ -149,8 +149,8 @@ pub mod prelude {
     pub use crate::module::{Module, Param};
     pub use crate::nn;
     pub use crate::tensor::{
-        Bool, DType, Device, DeviceKind, Distribution, ElementConversion, Float, Int, Shape,
-        Tensor, TensorData, s,
+        Bool, DType, Device, DeviceIndex, DeviceKind, Distribution, ElementConversion, Float, Int,
+        Shape, SliceArg, Tensor, TensorData, cast::ToElement, s,
     };
 }
 

@@ -45,7 +45,7 @@ fn main() {
     run("flex", &Device::flex());
     #[cfg(feature = "wgpu")]
     match Device::try_vulkan(burn::tensor::DeviceKind::Cpu)
-        .or_else(|_| Device::try_vulkan(burn::tensor::DeviceKind::DiscreteGpu))
+        .or_else(|_| Device::try_vulkan(burn::tensor::DeviceKind::DiscreteGpu(0)))
     {
         Ok(device) => run("wgpu", &device),
         Err(err) => println!("wgpu: skipped ({err})"),

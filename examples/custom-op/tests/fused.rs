@@ -42,8 +42,8 @@ fn devices() -> Vec<Device> {
 fn wgpu_device() -> Option<Device> {
     use burn::tensor::DeviceKind;
     let kinds = [
-        DeviceKind::DiscreteGpu,
-        DeviceKind::IntegratedGpu,
+        DeviceKind::DiscreteGpu(0),
+        DeviceKind::IntegratedGpu(0),
         DeviceKind::Cpu,
     ];
     let found = kinds

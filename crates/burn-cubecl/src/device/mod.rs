@@ -13,7 +13,7 @@ mod rocm;
 #[cfg(feature = "wgpu")]
 mod wgpu;
 
-use burn_backend::{DeviceId, DeviceKind, DeviceOps};
+use burn_backend::{DeviceId, DeviceOps, HardwareKind};
 use core::fmt;
 use cubecl::client::Client;
 
@@ -119,14 +119,14 @@ impl DeviceOps for CubeDevice {
         DeviceId::new(id.type_id, u32::from(id.index_id))
     }
 
-    fn kind(&self) -> DeviceKind {
+    fn kind(&self) -> HardwareKind {
         match &self.inner {
             cubecl::Device::Wgpu(device) => wgpu_kind(&device.kind),
-            cubecl::Device::Cuda(_) | cubecl::Device::Hip(_) => DeviceKind::DiscreteGpu,
-            cubecl::Device::Metal(_) => DeviceKind::IntegratedGpu,
-            cubecl::Device::Cpu(_) => DeviceKind::Cpu,
+            cubecl::Device::Cuda(_) | cubecl::Device::Hip(_) => HardwareKind::DiscreteGpu,
+            cubecl::Device::Metal(_) => HardwareKind::IntegratedGpu,
+            cubecl::Device::Cpu(_) => HardwareKind::Cpu,
             // `cubecl::Device` is non-exhaustive; a new runtime is most likely an accelerator.
-            _ => DeviceKind::DiscreteGpu,
+            _ => HardwareKind::DiscreteGpu,
         }
     }
 }
@@ -135,11 +135,11 @@ impl DeviceOps for CubeDevice {
 /// is a software GPU. `DefaultDevice` only occurs for a device built from a raw CubeCL value
 /// ([`CubeDevice::default`] resolves it); it is reported as the high-performance adapter WGPU
 /// asks for.
-fn wgpu_kind(kind: &WgpuDeviceKind) -> DeviceKind {
+fn wgpu_kind(kind: &WgpuDeviceKind) -> HardwareKind {
     match kind {
-        WgpuDeviceKind::DiscreteGpu(_) | WgpuDeviceKind::DefaultDevice => DeviceKind::DiscreteGpu,
-        WgpuDeviceKind::IntegratedGpu(_) => DeviceKind::IntegratedGpu,
-        WgpuDeviceKind::VirtualGpu(_) | WgpuDeviceKind::Cpu => DeviceKind::VirtualGpu,
-        WgpuDeviceKind::Existing(_) | WgpuDeviceKind::Other(_) => DeviceKind::DiscreteGpu,
+        WgpuDeviceKind::DiscreteGpu(_) | WgpuDeviceKind::DefaultDevice => HardwareKind::DiscreteGpu,
+        WgpuDeviceKind::IntegratedGpu(_) => HardwareKind::IntegratedGpu,
+        WgpuDeviceKind::VirtualGpu(_) | WgpuDeviceKind::Cpu => HardwareKind::VirtualGpu,
+        WgpuDeviceKind::Existing(_) | WgpuDeviceKind::Other(_) => HardwareKind::DiscreteGpu,
     }
 }

@@ -1,7 +1,7 @@
 //! Devices: ids, kinds, the default device and the dtypes the device reports.
 
 use crate::device_or_skip;
-use burn_backend::{BoolStore, DType, DeviceKind, DeviceOps};
+use burn_backend::{BoolStore, DType, DeviceOps, HardwareKind};
 use burn_cubecl::cubecl::device::CudaDevice;
 use burn_cubecl::dtype::{bool_store, device_dtype_usage};
 use burn_cubecl::{CubeDevice, WgpuDeviceKind};
@@ -34,17 +34,17 @@ fn kinds() {
         ))
         .kind()
     };
-    assert_eq!(kind(WgpuDeviceKind::Cpu), DeviceKind::VirtualGpu);
+    assert_eq!(kind(WgpuDeviceKind::Cpu), HardwareKind::VirtualGpu);
     assert_eq!(
         kind(WgpuDeviceKind::DiscreteGpu(0)),
-        DeviceKind::DiscreteGpu
+        HardwareKind::DiscreteGpu
     );
     assert_eq!(
         kind(WgpuDeviceKind::IntegratedGpu(0)),
-        DeviceKind::IntegratedGpu
+        HardwareKind::IntegratedGpu
     );
     let cuda = CubeDevice::from_cubecl(burn_cubecl::cubecl::Device::Cuda(CudaDevice::new(0)));
-    assert_eq!(cuda.kind(), DeviceKind::DiscreteGpu);
+    assert_eq!(cuda.kind(), HardwareKind::DiscreteGpu);
 }
 
 #[test]

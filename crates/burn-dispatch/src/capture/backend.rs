@@ -59,7 +59,7 @@ impl DeviceOps for CaptureDevice {
         self.base().id()
     }
 
-    fn kind(&self) -> burn_backend::DeviceKind {
+    fn kind(&self) -> burn_backend::HardwareKind {
         self.base().kind()
     }
 }

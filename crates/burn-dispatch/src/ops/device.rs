@@ -76,7 +76,7 @@ impl DeviceOps for DispatchDevice {
             DeviceId::new((E::INDEX << 12) | (inner.type_id & 0x0fff), inner.index_id)
         })
     }
-    fn kind(&self) -> burn_backend::DeviceKind {
+    fn kind(&self) -> burn_backend::HardwareKind {
         dispatch_device!(self, E, B => E::device(self).kind())
     }
 }

@@ -1,6 +1,6 @@
 //! The device itself: identity, names, kinds, enumeration, sync, and tensors reporting it.
 
-use burn::tensor::{Device, DeviceFilter, Tensor};
+use burn::tensor::{Device, DeviceFilter, DeviceType, Tensor};
 use burn_backend_tests::Env;
 
 #[test]
@@ -31,19 +31,35 @@ fn names_and_kinds() {
         "Display is the name"
     );
     assert!(!format!("{:?}", env.device).is_empty(), "Debug");
-    let same_kind = Device::enumerate(DeviceFilter::Kind(env.device.kind()));
+}
+
+#[test]
+fn enumerate_lists_the_device_under_test() {
+    let env = Env::new(crate::device());
+    #[allow(unused_mut)]
+    let mut filter = DeviceFilter::new().with(DeviceType::Flex);
+    #[cfg(feature = "wgpu")]
+    {
+        filter = filter | DeviceType::Vulkan;
+    }
+    #[cfg(feature = "cpu")]
+    {
+        filter = filter | DeviceType::Cpu;
+    }
+    #[cfg(feature = "cuda")]
+    {
+        filter = filter | DeviceType::Cuda;
+    }
+    let listed = Device::enumerate(filter);
     assert!(
-        !same_kind.is_empty(),
-        "enumerate lists devices of the device's kind"
+        listed.contains(&env.device),
+        "{:?} is not among {:?}",
+        env.device,
+        &*listed
     );
-    assert!(
-        same_kind.iter().all(|d| d.kind() == env.device.kind()),
-        "the filter keeps one kind"
-    );
-    assert!(
-        !Device::enumerate(DeviceFilter::All).is_empty(),
-        "enumerate all"
-    );
+    let flex = Device::enumerate(DeviceType::Flex | DeviceType::Flex).into_vec();
+    assert_eq!(flex, [Device::flex()], "one Flex device, listed once");
+    assert!(Device::enumerate(DeviceFilter::new()).is_empty());
 }
 
 #[test]
