@@ -75,6 +75,31 @@ macro_rules! integer_indices {
 
 integer_indices!(usize, isize, i64, u64, i32, u32, i16, u16, i8, u8);
 
+/// `index` wrapped into `0..size` the way Python's `%` wraps it (`-1` is `size - 1`, `size` is
+/// `0`); 0 when `size` is 0.
+pub fn wrap_index<I: AsIndex>(index: I, size: usize) -> usize {
+    if size == 0 {
+        return 0;
+    }
+    index.as_index().rem_euclid(size as isize) as usize
+}
+
+/// The row-major position of the element at `indices` in a tensor of dims `shape` (negative
+/// indices count from the end of their dim); panics when the ranks differ or an index is out
+/// of range.
+pub fn ravel_index<I: AsIndex>(indices: &[I], shape: &[usize]) -> usize {
+    assert_eq!(
+        indices.len(),
+        shape.len(),
+        "ravel_index: {} indices for a shape of rank {}",
+        indices.len(),
+        shape.len()
+    );
+    indices.iter().zip(shape).fold(0, |offset, (index, &size)| {
+        offset * size + index.expect_elem_index(size)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,5 +125,20 @@ mod tests {
     #[should_panic(expected = "a size must be a non-negative usize, got -1_i32")]
     fn a_negative_size_is_refused() {
         (-1i32).as_size();
+    }
+
+    #[test]
+    fn wrapping_and_raveling() {
+        assert_eq!(wrap_index(-1, 5), 4);
+        assert_eq!(wrap_index(7i64, 5), 2);
+        assert_eq!(wrap_index(3, 0), 0);
+        assert_eq!(ravel_index(&[1, 2], &[3, 4]), 6);
+        assert_eq!(ravel_index(&[-1, -1], &[3, 4]), 11);
+    }
+
+    #[test]
+    #[should_panic(expected = "ravel_index: 1 indices for a shape of rank 2")]
+    fn raveling_needs_one_index_per_dim() {
+        ravel_index(&[1], &[3, 4]);
     }
 }

@@ -30,7 +30,7 @@ pub use dtype::{BoolDType, BoolStore, DType, FloatDType, IntDType};
 pub use element::{Element, ElementConversion};
 pub use error::ExecutionError;
 pub use half::{bf16, f16};
-pub use indexing::{AsIndex, AsSize};
+pub use indexing::{AsIndex, AsSize, ravel_index, wrap_index};
 pub use options::*;
 pub use quantization::{
     BlockSize, Calibration, QuantConfig, QuantMode, QuantPropagation, QuantScheme, QuantStore,

@@ -14,6 +14,28 @@ use burn_dispatch::{Dispatch, DispatchDevice, DispatchTensor};
 type B = Dispatch;
 use core::future::Future;
 
+/// Which kind a tensor is, as a value ([`TensorKind::KIND`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Float tensors.
+    Float,
+    /// Integer tensors.
+    Int,
+    /// Boolean tensors.
+    Bool,
+}
+
+impl Kind {
+    /// The kind's name: `"Float"`, `"Int"` or `"Bool"`.
+    pub const fn as_str(&self) -> &'static str {
+        match self {
+            Self::Float => "Float",
+            Self::Int => "Int",
+            Self::Bool => "Bool",
+        }
+    }
+}
+
 /// The kind of float tensors (the default kind).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Float;
@@ -31,8 +53,14 @@ type D = DispatchDevice;
 
 /// What every kind provides; implemented by [`Float`], [`Int`] and [`Bool`].
 pub trait TensorKind: Clone + Copy + core::fmt::Debug + Default + Send + Sync + 'static {
+    /// Which kind this is.
+    const KIND: Kind;
     /// The kind's name, for messages.
-    const NAME: &'static str;
+    const NAME: &'static str = Self::KIND.as_str();
+    /// The kind's name: `"Float"`, `"Int"` or `"Bool"`.
+    fn name() -> &'static str {
+        Self::KIND.as_str()
+    }
     /// Whether `dtype` belongs to this kind.
     fn accepts(dtype: DType) -> bool;
     /// The kind's default dtype under `settings`.
@@ -50,7 +78,7 @@ pub trait TensorKind: Clone + Copy + core::fmt::Debug + Default + Send + Sync + 
 }
 
 impl TensorKind for Float {
-    const NAME: &'static str = "Float";
+    const KIND: Kind = Kind::Float;
     #[inline]
     fn bridge(tensor: T) -> BridgeTensor {
         if matches!(tensor.dtype(), DType::QFloat(_)) {
@@ -88,7 +116,7 @@ fn float_of(dtype: DType, device: &D) -> FloatDType {
 }
 
 impl TensorKind for Int {
-    const NAME: &'static str = "Int";
+    const KIND: Kind = Kind::Int;
     fn bridge(tensor: T) -> BridgeTensor {
         BridgeTensor::Int(tensor)
     }
@@ -112,7 +140,7 @@ impl TensorKind for Int {
 }
 
 impl TensorKind for Bool {
-    const NAME: &'static str = "Bool";
+    const KIND: Kind = Kind::Bool;
     fn bridge(tensor: T) -> BridgeTensor {
         BridgeTensor::Bool(tensor)
     }
@@ -382,6 +410,10 @@ kind_table! {
 /// Every kind (`Float`, `Int`, `Bool`): the bound of the methods all tensors have.
 pub trait Basic: BasicOps {}
 impl<K: BasicOps> Basic for K {}
+
+/// The kinds a [`Transaction`](crate::Transaction) can read: every kind.
+pub trait Transaction: Basic {}
+impl<K: Basic> Transaction for K {}
 
 /// The numeric kinds (`Float`, `Int`): arithmetic, sums and products, matrix products.
 pub trait Numeric: Basic + NumericOps {}

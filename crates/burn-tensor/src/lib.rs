@@ -27,6 +27,7 @@ pub mod kind;
 pub mod loss;
 pub mod module;
 pub mod quantization;
+mod shape_macros;
 mod tensor;
 
 pub use bridge::BridgeTensor;
@@ -34,7 +35,7 @@ pub use burn_backend::{
     AsIndex, AsSize, BoolDType, BoolStore, Bytes, DType, DataError, DeviceError, DeviceSettings,
     Distribution, Element, ElementConversion, ExecutionError, ExpressionError, FloatDType,
     HardwareKind, IntDType, Scalar, SettingsError, Shape, Slice, SliceArg, SliceIter, TensorData,
-    TensorReadError, Tolerance, bf16, f16,
+    TensorReadError, Tolerance, bf16, f16, ravel_index, wrap_index,
 };
 /// How an autodiff tensor's operations keep the values their backward steps need.
 pub use burn_dispatch::GradientCheckpointingStrategy;
@@ -46,9 +47,12 @@ pub use device::{Device, DeviceConfig};
 pub use device_cube::DeviceUnavailable;
 pub use device_select::{DeviceFilter, DeviceIndex, DeviceKind, DeviceType, Devices};
 pub use kind::{BasicOps, Bool, Float, Int, TensorKind};
+#[doc(hidden)]
+pub use shape_macros::{__check_shape_exact, __check_shape_rest};
 pub use tensor::{
     BroadcastArgs, Cast, DEFAULT_ATOL, DEFAULT_RTOL, DimIter, IntoPadding, MovedimArgs,
-    ReshapeArgs, Tensor, TensorCreationOptions, ZeroDimPlaceholders,
+    PrintOptions, ReshapeArgs, Tensor, TensorCreationOptions, Transaction, ZeroDimPlaceholders,
+    set_print_options,
 };
 
 /// Option structs of the module operations and the backend ops traits.

@@ -150,7 +150,7 @@ pub mod prelude {
     pub use crate::nn;
     pub use crate::tensor::{
         Bool, DType, Device, DeviceIndex, DeviceKind, Distribution, ElementConversion, Float, Int,
-        Shape, SliceArg, Tensor, TensorData, cast::ToElement, s,
+        Shape, SliceArg, Tensor, TensorData, assert_shape, cast::ToElement, debug_assert_shape, s,
     };
 }
 

@@ -212,7 +212,14 @@ fn slice_misuse_names_the_op() {
     let device = device_or_skip!();
     let t = || tensor(&device, &[0.0; 6], &[2, 3], DType::F32);
     expect_panic(&["slice:", "step must not be 0"], || {
-        slice(t(), &[Slice::new(0, None, 0)]);
+        slice(
+            t(),
+            &[Slice {
+                start: 0,
+                end: None,
+                step: 0,
+            }],
+        );
     });
     expect_panic(&["slice:", "3 slices", "rank 2"], || {
         slice(t(), &[Slice::full(); 3]);

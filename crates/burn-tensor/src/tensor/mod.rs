@@ -26,6 +26,7 @@ mod quantize;
 mod readout;
 mod select;
 mod stats;
+mod transaction;
 mod triangle;
 
 pub use args::{
@@ -34,5 +35,7 @@ pub use args::{
 pub use base::Tensor;
 pub use cast::Cast;
 pub use dim_iter::DimIter;
+pub use display::{PrintOptions, set_print_options};
 pub use float::{DEFAULT_ATOL, DEFAULT_RTOL};
 pub use pad::IntoPadding;
+pub use transaction::Transaction;
