@@ -200,6 +200,9 @@ fn display_golden() {
 
 #[test]
 fn display_elides_long_dims_and_honours_precision() {
+    // Burn's default print options: up to 1000 elements print in full; above, every dim
+    // longer than 6 shows its first and last 3 entries.
+    use burn::tensor::Int;
     let env = Env::new(crate::device());
     let x = Tensor::<1>::from_data(
         TensorData::from([
@@ -209,8 +212,14 @@ fn display_elides_long_dims_and_honours_precision() {
     );
     let text = format!("{x:.1}");
     assert!(
-        text.contains("[0.0, 1.0, 2.0, ..., 9.0, 10.0, 11.0]"),
-        "12 values print the first and last 3 with precision 1: {text}"
+        text.contains("[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0]"),
+        "12 values print in full with precision 1: {text}"
+    );
+    let long = Tensor::<1, Int>::arange(0..1001, &env.device).float();
+    let text = format!("{long:.1}");
+    assert!(
+        text.contains("[0.0, 1.0, 2.0, ..., 998.0, 999.0, 1000.0]"),
+        "1001 values print the first and last 3: {text}"
     );
 }
 
