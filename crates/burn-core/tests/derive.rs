@@ -155,9 +155,9 @@ fn configs_have_builders_and_round_trip_through_json() {
 
     std::fs::write(&path, "{ \"d_input\": ").unwrap();
     let err = LayerConfig::load(&path).unwrap_err();
-    assert!(matches!(err, ConfigError::Parse { .. }), "{err}");
+    assert!(matches!(err, ConfigError::InvalidFormat(_)), "{err}");
     assert!(err.to_string().contains(&path.display().to_string()));
     std::fs::remove_file(&path).unwrap();
     let err = LayerConfig::load(&path).unwrap_err();
-    assert!(matches!(err, ConfigError::Io { .. }), "{err}");
+    assert!(matches!(err, ConfigError::FileNotFound(_)), "{err}");
 }

@@ -2,7 +2,7 @@
 
 use crate::ops::unary::normal_cdf_f64;
 use crate::simd;
-use burn_std::{Element, bf16, f16};
+use burn_std::{Element, ToElement, bf16, f16};
 use core::any::TypeId;
 use num_traits::{Float, PrimInt};
 
@@ -75,21 +75,21 @@ pub trait FloatElement: crate::tensor::Storable + Float + Send + Sync {
     /// and continued fraction in `f64` otherwise.
     #[inline(always)]
     fn erf_vectorizable(self) -> Self {
-        Self::from_f64(crate::ops::unary::erf_f64(self.to_f64()))
+        Self::from_f64(crate::ops::unary::erf_f64(ToElement::to_f64(&self)))
     }
 
     /// `GELU(x) = x·Φ(x)`: through [`crate::simd::normal_cdf_f32`] for `f32` and the half floats,
     /// through the `f64` error function otherwise.
     #[inline(always)]
     fn gelu_vectorizable(self) -> Self {
-        let x = self.to_f64();
+        let x = ToElement::to_f64(&self);
         Self::from_f64(x * normal_cdf_f64(x))
     }
 
     /// The derivative of GELU, `Φ(x) + x·φ(x)` (vectorizable for `f32` and the half floats).
     #[inline(always)]
     fn gelu_derivative_vectorizable(self) -> Self {
-        let x = self.to_f64();
+        let x = ToElement::to_f64(&self);
         let pdf = (-0.5 * x * x).exp() / (2.0 * core::f64::consts::PI).sqrt();
         Self::from_f64(normal_cdf_f64(x) + x * pdf)
     }

@@ -36,7 +36,7 @@ activations! {
     Gelu => activation::gelu;
     /// GELU with the tanh approximation:
     /// `0.5 · x · (1 + tanh(√(2/π) · (x + 0.044715 · x³)))`.
-    GeluApproximate => activation::gelu_tanh;
+    GeluApproximate => activation::gelu_approximate;
     /// `1 / (1 + e^-x)`.
     Sigmoid => activation::sigmoid;
     /// `ln(sigmoid(x))`.

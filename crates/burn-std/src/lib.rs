@@ -8,6 +8,7 @@ mod bytes;
 pub mod cast;
 mod data;
 mod data_read;
+mod data_serde;
 mod distribution;
 mod dtype;
 mod element;
@@ -27,7 +28,10 @@ pub use data::{DataError, TensorData};
 pub use data_read::TensorReadError;
 pub use distribution::{Distribution, DistributionSampler};
 pub use dtype::{BoolDType, BoolStore, DType, FloatDType, IntDType};
-pub use element::{Element, ElementConversion};
+pub use element::{
+    Element, ElementAdd, ElementComparison, ElementConversion, ElementEq, ElementLimits,
+    ElementOrdered, ElementRandom,
+};
 pub use error::ExecutionError;
 pub use half::{bf16, f16};
 pub use indexing::{AsIndex, AsSize, ravel_index, wrap_index};

@@ -1,6 +1,6 @@
 //! `Scalar`: one value of any element type, as passed to `*_scalar` operations.
 
-use crate::Element;
+use crate::{Element, ToElement};
 use core::fmt;
 use half::{bf16, f16};
 use serde::{Deserialize, Serialize};

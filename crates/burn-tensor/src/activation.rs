@@ -28,8 +28,9 @@ pub fn gelu<const D: usize>(tensor: Tensor<D>) -> Tensor<D> {
     Tensor::from_primitive(Dispatch::gelu(tensor.into_primitive()))
 }
 
-/// GELU with the tanh approximation (`approximate="tanh"` in PyTorch).
-pub fn gelu_tanh<const D: usize>(tensor: Tensor<D>) -> Tensor<D> {
+/// GELU with the tanh approximation (`approximate="tanh"` in PyTorch):
+/// `0.5 · x · (1 + tanh(√(2/π) · (x + 0.044715 · x³)))`.
+pub fn gelu_approximate<const D: usize>(tensor: Tensor<D>) -> Tensor<D> {
     let inner = tensor
         .clone()
         .powi_scalar(3)
@@ -80,11 +81,28 @@ pub fn tanh<const D: usize>(tensor: Tensor<D>) -> Tensor<D> {
     tensor.tanh()
 }
 
-/// `ln(1 + e^(β·x)) / β`, computed stably (`max(z, 0) + ln(1 + e^-|z|)` with `z = β·x`).
+/// The `threshold` of [`softplus`]: above `β·x = 20` it returns `x` (as PyTorch).
+pub const DEFAULT_SOFTPLUS_THRESHOLD: f64 = 20.0;
+
+/// `ln(1 + e^(β·x)) / β`, and `x` where `β·x` exceeds [`DEFAULT_SOFTPLUS_THRESHOLD`]
+/// (`torch.nn.functional.softplus(x, beta)`).
 pub fn softplus<const D: usize>(tensor: Tensor<D>, beta: f64) -> Tensor<D> {
-    let z = tensor.mul_scalar(beta);
+    softplus_with_threshold(tensor, beta, DEFAULT_SOFTPLUS_THRESHOLD)
+}
+
+/// `ln(1 + e^(β·x)) / β` where `β·x <= threshold`, `x` above it. Computed stably below the
+/// threshold (`max(z, 0) + ln(1 + e^-|z|)` with `z = β·x`), so no exponential overflows in any
+/// float dtype and the gradient stays finite on both branches.
+pub fn softplus_with_threshold<const D: usize>(
+    tensor: Tensor<D>,
+    beta: f64,
+    threshold: f64,
+) -> Tensor<D> {
+    let z = tensor.clone().mul_scalar(beta);
+    let linear = z.clone().greater_elem(threshold);
     let tail = z.clone().abs().neg().exp().log1p();
-    z.clamp_min(0.0).add(tail).div_scalar(beta)
+    let smooth = z.clamp_min(0.0).add(tail).div_scalar(beta);
+    smooth.mask_where(linear, tensor)
 }
 
 /// `x` for `x > 0`, `alpha · (e^x - 1)` otherwise.
@@ -97,6 +115,73 @@ pub fn elu<const D: usize>(tensor: Tensor<D>, alpha: f64) -> Tensor<D> {
         .sub_scalar(1.0)
         .mul_scalar(alpha);
     tensor.mask_where(negative, exp_part)
+}
+
+/// `x` for `x > 0`, `alpha · (e^(x/alpha) - 1)` otherwise (continuously differentiable ELU).
+pub fn celu<const D: usize>(tensor: Tensor<D>, alpha: f64) -> Tensor<D> {
+    let negative = tensor.clone().lower_elem(0.0);
+    let exp_part = tensor
+        .clone()
+        .clamp_max(0.0)
+        .div_scalar(alpha)
+        .exp()
+        .sub_scalar(1.0)
+        .mul_scalar(alpha);
+    tensor.mask_where(negative, exp_part)
+}
+
+/// `γ · x` for `x > 0`, `γ · α · (e^x - 1)` otherwise, with the self-normalizing constants
+/// `α ≈ 1.6733`, `γ ≈ 1.0507` (SELU).
+pub fn selu<const D: usize>(tensor: Tensor<D>) -> Tensor<D> {
+    /// α of the SELU paper (Klambauer et al. 2017).
+    const ALPHA: f64 = 1.673_263_242_354_377_3;
+    /// γ (λ in the paper).
+    const GAMMA: f64 = 1.050_700_987_355_480_5;
+    elu(tensor, ALPHA).mul_scalar(GAMMA)
+}
+
+/// `clamp(x, min_val, max_val)`.
+pub fn hardtanh<const D: usize>(tensor: Tensor<D>, min_val: f64, max_val: f64) -> Tensor<D> {
+    tensor.clamp(min_val, max_val)
+}
+
+/// `x - tanh(x)`.
+pub fn tanhshrink<const D: usize>(tensor: Tensor<D>) -> Tensor<D> {
+    tensor.clone().sub(tensor.tanh())
+}
+
+/// `x / (1 + |x|)`.
+pub fn softsign<const D: usize>(tensor: Tensor<D>) -> Tensor<D> {
+    tensor.clone().div(tensor.abs().add_scalar(1.0))
+}
+
+/// `x` where `x > alpha`, 0 elsewhere.
+pub fn thresholded_relu<const D: usize>(tensor: Tensor<D>, alpha: f64) -> Tensor<D> {
+    threshold(tensor, alpha, 0.0)
+}
+
+/// `x` where `x > threshold`, `value` elsewhere (`torch.nn.functional.threshold`).
+pub fn threshold<const D: usize>(tensor: Tensor<D>, threshold: f64, value: f64) -> Tensor<D> {
+    let at_or_below = tensor.clone().lower_equal_elem(threshold);
+    tensor.mask_fill(at_or_below, value)
+}
+
+/// `x` where `|x| > lambda`, 0 elsewhere.
+pub fn hard_shrink<const D: usize>(tensor: Tensor<D>, lambda: f64) -> Tensor<D> {
+    let inside = tensor.clone().abs().lower_equal_elem(lambda);
+    tensor.mask_fill(inside, 0.0)
+}
+
+/// `x - lambda` above `lambda`, `x + lambda` below `-lambda`, 0 between.
+pub fn soft_shrink<const D: usize>(tensor: Tensor<D>, lambda: f64) -> Tensor<D> {
+    shrink(tensor, lambda, lambda)
+}
+
+/// `x - bias` above `lambda`, `x + bias` below `-lambda`, 0 between (ONNX `Shrink`).
+pub fn shrink<const D: usize>(tensor: Tensor<D>, lambda: f64, bias: f64) -> Tensor<D> {
+    let inside = tensor.clone().abs().lower_equal_elem(lambda);
+    let shifted = tensor.clone().sub(tensor.sign().mul_scalar(bias));
+    shifted.mask_fill(inside, 0.0)
 }
 
 /// `x` for `x >= 0`, `alpha · x` otherwise, with a learned `alpha` per channel (dim 1) or one
@@ -152,6 +237,18 @@ pub fn log_softmax<const D: usize>(tensor: Tensor<D>, dim: impl AsIndex) -> Tens
 pub fn softmin<const D: usize>(tensor: Tensor<D>, dim: impl AsIndex) -> Tensor<D> {
     let dim = crate::tensor::check::dim("softmin", dim, D);
     softmax(tensor.neg(), dim)
+}
+
+/// Softmax with an extra zero logit along `dim` ("softmax1"): `e^x_i / (1 + Σ e^x_j)`, so a
+/// line may attend to nothing. Stable for large inputs; an all `-inf` line gives zeros.
+pub fn quiet_softmax<const D: usize>(tensor: Tensor<D>, dim: impl AsIndex) -> Tensor<D> {
+    let dim = crate::tensor::check::dim("quiet_softmax", dim, D);
+    // Shift by max(max x, 0): the implicit zero logit joins the maximum, so every exponent is
+    // at most 0 and `e^-shift` (the zero logit's term) never overflows.
+    let shift = tensor.clone().detach().max_dim(dim).clamp_min(0.0);
+    let exp = tensor.sub(shift.clone()).exp();
+    let denominator = exp.clone().sum_dim(dim).add(shift.neg().exp());
+    exp.div(denominator)
 }
 
 /// Gated linear unit along `dim`: the first half times the sigmoid of the second.

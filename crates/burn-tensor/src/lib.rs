@@ -33,7 +33,8 @@ mod tensor;
 pub use bridge::BridgeTensor;
 pub use burn_backend::{
     AsIndex, AsSize, BoolDType, BoolStore, Bytes, DType, DataError, DeviceError, DeviceSettings,
-    Distribution, Element, ElementConversion, ExecutionError, ExpressionError, FloatDType,
+    Distribution, Element, ElementAdd, ElementComparison, ElementConversion, ElementEq,
+    ElementLimits, ElementOrdered, ElementRandom, ExecutionError, ExpressionError, FloatDType,
     HardwareKind, IntDType, Scalar, SettingsError, Shape, Slice, SliceArg, SliceIter, TensorData,
     TensorReadError, Tolerance, bf16, f16, ravel_index, wrap_index,
 };

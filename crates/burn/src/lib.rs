@@ -111,6 +111,16 @@ pub mod optim {
     pub use burn_optim::*;
 }
 
+/// Learning-rate schedulers, also at `burn::optim::lr_scheduler` (Burn keeps both paths).
+pub mod lr_scheduler {
+    pub use burn_optim::lr_scheduler::*;
+}
+
+/// Gradient clipping, also at `burn::optim::grad_clipping` (Burn keeps both paths).
+pub mod grad_clipping {
+    pub use burn_optim::grad_clipping::*;
+}
+
 /// Saving and loading module parameters: [`ModuleRecord`](store::ModuleRecord) and burnpack
 /// files (what `Module::save_file` / `load_file` use), plus the safetensors store, key
 /// remapping and filtering.
@@ -132,7 +142,7 @@ pub mod train {
 
 /// serde, for the code `#[derive(Config)]` generates.
 pub use burn_core::serde;
-pub use burn_core::{Config, Module};
+pub use burn_core::{Config, Module, empty};
 /// The tensor type, at the crate root as in Burn (`burn::Tensor`).
 pub use burn_tensor::Tensor;
 

@@ -182,6 +182,60 @@ pub mod f {
         if x > 0.0 { x } else { alpha * x.exp_m1() }
     }
 
+    /// `x` for `x > 0`, `alpha · (e^(x/alpha) - 1)` otherwise.
+    pub fn celu(x: f64, alpha: f64) -> f64 {
+        if x > 0.0 {
+            x
+        } else {
+            alpha * (x / alpha).exp_m1()
+        }
+    }
+
+    /// `γ · elu(x, α)` with the constants of the SELU paper.
+    pub fn selu(x: f64) -> f64 {
+        1.050_700_987_355_480_5 * elu(x, 1.673_263_242_354_377_3)
+    }
+
+    /// `x / (1 + |x|)`.
+    pub fn softsign(x: f64) -> f64 {
+        x / (1.0 + x.abs())
+    }
+
+    /// `x - tanh(x)`.
+    pub fn tanhshrink(x: f64) -> f64 {
+        x - x.tanh()
+    }
+
+    /// `x` where `x > threshold`, `value` elsewhere.
+    pub fn threshold(x: f64, threshold: f64, value: f64) -> f64 {
+        if x > threshold { x } else { value }
+    }
+
+    /// `x - bias` above `lambda`, `x + bias` below `-lambda`, 0 between.
+    pub fn shrink(x: f64, lambda: f64, bias: f64) -> f64 {
+        if x > lambda {
+            x - bias
+        } else if x < -lambda {
+            x + bias
+        } else {
+            0.0
+        }
+    }
+
+    /// `x` where `|x| > lambda`, 0 elsewhere.
+    pub fn hard_shrink(x: f64, lambda: f64) -> f64 {
+        if x.abs() > lambda { x } else { 0.0 }
+    }
+
+    /// `softplus(x, beta)` where `beta · x <= threshold`, `x` above it.
+    pub fn softplus_with_threshold(x: f64, beta: f64, threshold: f64) -> f64 {
+        if beta * x > threshold {
+            x
+        } else {
+            softplus(x, beta)
+        }
+    }
+
     /// `clamp(alpha · x + beta, 0, 1)`.
     pub fn hard_sigmoid(x: f64, alpha: f64, beta: f64) -> f64 {
         (alpha * x + beta).clamp(0.0, 1.0)

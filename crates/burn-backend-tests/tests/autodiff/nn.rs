@@ -61,7 +61,7 @@ unary_cases! {
     relu: signed(0.2, 2.0) => |x| act::relu(x);
     leaky_relu: signed(0.2, 2.0) => |x| act::leaky_relu(x, 0.1);
     gelu: uniform(-3.0, 3.0) => |x| act::gelu(x);
-    gelu_tanh: uniform(-3.0, 3.0) => |x| act::gelu_tanh(x);
+    gelu_approximate: uniform(-3.0, 3.0) => |x| act::gelu_approximate(x);
     sigmoid: uniform(-4.0, 4.0) => |x| act::sigmoid(x);
     log_sigmoid: uniform(-4.0, 4.0) => |x| act::log_sigmoid(x);
     // alpha 0.2, beta 0.5: linear on (-2.5, 2.5); the inputs keep 0.1 away from ±2.5.
@@ -80,6 +80,20 @@ unary_cases! {
     log_softmax: uniform(-2.0, 2.0) => |x| act::log_softmax(x, 1);
     log_softmax_dim0: uniform(-2.0, 2.0) => |x| act::log_softmax(x, 0);
     softmin: uniform(-2.0, 2.0) => |x| act::softmin(x, 1);
+    quiet_softmax: uniform(-2.0, 2.0) => |x| act::quiet_softmax(x, 1);
+    quiet_softmax_large: uniform(3.0, 6.0) => |x| act::quiet_softmax(x, -1);
+    celu: signed(0.2, 2.0) => |x| act::celu(x, 0.8);
+    selu: signed(0.2, 2.0) => |x| act::selu(x);
+    tanhshrink: uniform(-2.0, 2.0) => |x| act::tanhshrink(x);
+    softsign: signed(0.2, 3.0) => |x| act::softsign(x);
+    // off_integer keeps 0.1 away from the multiples of 0.5: the kinks at ±0.5 and ±1.
+    hardtanh: off_integer() => |x| act::hardtanh(x, -1.0, 1.0);
+    threshold: off_integer() => |x| act::threshold(x, 0.5, -1.0);
+    thresholded_relu: off_integer() => |x| act::thresholded_relu(x, 1.0);
+    hard_shrink: off_integer() => |x| act::hard_shrink(x, 0.5);
+    soft_shrink: off_integer() => |x| act::soft_shrink(x, 0.5);
+    shrink: off_integer() => |x| act::shrink(x, 1.0, 0.25);
+    softplus_threshold: off_integer() => |x| act::softplus_with_threshold(x, 2.0, 1.0);
 }
 
 /// The number of elements of `shape`.

@@ -9,6 +9,7 @@ use super::traversal::{
 };
 use crate::store::{ModuleRecord, RecordError};
 use burn_tensor::{Bool, Device, Int, Tensor};
+use core::fmt::Debug;
 
 /// The devices of a module's parameters (what [`Module::devices`] returns).
 pub type Devices = Vec<Device>;
@@ -39,7 +40,7 @@ pub type Devices = Vec<Device>;
 /// let inference = affine.valid(); // the same weights on the inner device, untracked
 /// assert!(!inference.weight.val().device().is_autodiff());
 /// ```
-pub trait Module: Clone + Send + core::fmt::Debug {
+pub trait Module: Clone + Debug + Send {
     /// Visits every parameter and flag, entering each sub-module under its name.
     fn visit<Visitor: ModuleVisitor>(&self, visitor: &mut Visitor);
 
@@ -128,25 +129,37 @@ pub trait Module: Clone + Send + core::fmt::Debug {
     /// The parameters as a [`ModuleRecord`]: each tensor under its path (`"encoder.weight"`)
     /// with its [`ParamId`](super::ParamId). Save it, or apply it to a module of the same
     /// structure with [`load_record`](Module::load_record).
-    fn into_record(self) -> ModuleRecord {
+    fn into_record(self) -> ModuleRecord
+    where
+        Self: Sized,
+    {
         ModuleRecord::from_module(self, None)
     }
 
     /// The record of the parameters of `group` only (the others are not read); load it with
     /// `allow_partial(true)`.
-    fn into_record_group(self, group: ParamGroup) -> ModuleRecord {
+    fn into_record_group(self, group: ParamGroup) -> ModuleRecord
+    where
+        Self: Sized,
+    {
         ModuleRecord::from_module(self, Some(group))
     }
 
     /// The module with the values of `record`, or why they do not fit (a shape differs, a
     /// tensor is missing or unused, unless the record allows it). Each loaded parameter keeps
     /// its device and gradient requirement and takes the recorded id.
-    fn try_load_record(self, record: ModuleRecord) -> Result<Self, RecordError> {
+    fn try_load_record(self, record: ModuleRecord) -> Result<Self, RecordError>
+    where
+        Self: Sized,
+    {
         record.apply(self)
     }
 
     /// [`try_load_record`](Module::try_load_record), panicking with the reason on failure.
-    fn load_record(self, record: ModuleRecord) -> Self {
+    fn load_record(self, record: ModuleRecord) -> Self
+    where
+        Self: Sized,
+    {
         self.try_load_record(record)
             .unwrap_or_else(|e| panic!("Module::load_record: {e}"))
     }
@@ -154,19 +167,28 @@ pub trait Module: Clone + Send + core::fmt::Debug {
     /// Saves the parameters as a burnpack file at `path` (`path.bpk` when `path` has no
     /// extension), the format of Burn 0.23: files load in either framework. The file is
     /// replaced whole or not at all.
-    fn save_file<P: AsRef<std::path::Path>>(self, path: P) -> Result<(), RecordError> {
+    fn save_file<P: AsRef<std::path::Path>>(self, path: P) -> Result<(), RecordError>
+    where
+        Self: Sized,
+    {
         self.into_record().save(path)
     }
 
     /// The module with the parameters of the burnpack file at `path` (or `path.bpk`);
     /// panics with the reason when the file cannot be read or does not fit.
-    fn load_file<P: AsRef<std::path::Path>>(self, path: P) -> Self {
+    fn load_file<P: AsRef<std::path::Path>>(self, path: P) -> Self
+    where
+        Self: Sized,
+    {
         self.try_load_file(path)
             .unwrap_or_else(|e| panic!("Module::load_file: {e}"))
     }
 
     /// [`load_file`](Module::load_file), returning the error instead of panicking.
-    fn try_load_file<P: AsRef<std::path::Path>>(self, path: P) -> Result<Self, RecordError> {
+    fn try_load_file<P: AsRef<std::path::Path>>(self, path: P) -> Result<Self, RecordError>
+    where
+        Self: Sized,
+    {
         self.try_load_record(ModuleRecord::load(path)?)
     }
 

@@ -4,20 +4,73 @@
 use super::base::{Module, ModuleMapper, ModuleVisitor};
 use super::display::{Content, ModuleDisplay, ModuleDisplayDefault};
 
-/// Plain values are constants of the module tree: visited and mapped as nothing.
-macro_rules! constant_module {
-    ($($ty:ty),* $(,)?) => {$(
-        impl Module for $ty {
-            fn visit<V: ModuleVisitor>(&self, _visitor: &mut V) {}
-            fn map<M: ModuleMapper>(self, _mapper: &mut M) -> Self {
-                self
+/// Makes a plain value a constant of the module tree: visited and mapped as nothing, saved
+/// nowhere, shown with its `Display`. `empty!(MyType)` writes the `Module`,
+/// `ModuleDisplayDefault` and `ModuleDisplay` impls; `empty!(module)` inside
+/// `impl Module for MyType { … }` writes just the methods.
+///
+/// ```
+/// use burn_core as burn;
+/// use burn::module::Module;
+///
+/// #[derive(Clone, Debug)]
+/// struct Mode(u8);
+///
+/// impl core::fmt::Display for Mode {
+///     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+///         write!(f, "mode {}", self.0)
+///     }
+/// }
+///
+/// burn::empty!(Mode);
+/// assert_eq!(Mode(2).num_params(), 0);
+/// ```
+#[macro_export]
+macro_rules! empty {
+    (module) => {
+        fn visit<V: $crate::module::ModuleVisitor>(&self, _visitor: &mut V) {}
+
+        fn map<M: $crate::module::ModuleMapper>(self, _mapper: &mut M) -> Self {
+            self
+        }
+    };
+
+    ($type:ty) => {
+        impl $crate::module::Module for $type {
+            $crate::empty!(module);
+        }
+
+        impl $crate::module::ModuleDisplayDefault for $type {
+            fn content(&self, content: $crate::module::Content) -> Option<$crate::module::Content> {
+                content.add_formatted(&self).optional()
             }
         }
-    )*};
+
+        impl $crate::module::ModuleDisplay for $type {}
+    };
 }
 
-constant_module!(
-    bool, u8, u16, u32, u64, usize, i8, i16, i32, i64, isize, f32, f64, String
+macro_rules! constant_modules {
+    ($($ty:ty),* $(,)?) => {$( $crate::empty!($ty); )*};
+}
+
+constant_modules!(
+    bool,
+    u8,
+    u16,
+    u32,
+    u64,
+    usize,
+    i8,
+    i16,
+    i32,
+    i64,
+    isize,
+    f32,
+    f64,
+    String,
+    burn_tensor::f16,
+    burn_tensor::bf16,
 );
 
 /// A field the module tree ignores (any `Clone + Debug + Send` value: a closure's config,

@@ -42,9 +42,49 @@ impl From<u64> for ParamId {
     }
 }
 
+/// The alphabet of Burn's id strings: RFC 4648 base32 with the extended-hex alphabet in lower
+/// case, unpadded (DNSSEC's), over the id's little-endian bytes.
+const ID_ALPHABET: &[u8; 32] = b"0123456789abcdefghijklmnopqrstuv";
+
 impl core::fmt::Display for ParamId {
+    /// The 13-character string Burn 0.23 writes for this id.
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "{:016x}", self.0)
+        let bits = u128::from(u64::from_be_bytes(self.0.to_le_bytes())) << 1;
+        let text: String = (0..13)
+            .rev()
+            .map(|i| ID_ALPHABET[((bits >> (5 * i)) & 31) as usize] as char)
+            .collect();
+        f.write_str(&text)
+    }
+}
+
+impl core::str::FromStr for ParamId {
+    type Err = &'static str;
+
+    /// Reads an id written by [`Display`](core::fmt::Display) (or by Burn 0.23): base32 of up
+    /// to 8 little-endian bytes. Burn's older UUID ids are not read.
+    fn from_str(encoded: &str) -> Result<Self, Self::Err> {
+        const INVALID: &str = "Invalid id.";
+        let mut bits: u128 = 0;
+        for c in encoded.bytes() {
+            let digit = ID_ALPHABET
+                .iter()
+                .position(|&a| a == c.to_ascii_lowercase())
+                .ok_or(INVALID)?;
+            bits = (bits << 5) | digit as u128;
+        }
+        let total_bits = 5 * encoded.len();
+        let bytes = total_bits / 8;
+        // Base32 lengths that hold whole bytes, with the unused low bits zero.
+        let valid_length = matches!(encoded.len() % 8, 0 | 2 | 4 | 5 | 7) && bytes <= 8;
+        let spare = total_bits - 8 * bytes;
+        if encoded.is_empty() || !valid_length || bits & ((1 << spare) - 1) != 0 {
+            return Err(INVALID);
+        }
+        let mut value = [0u8; 8];
+        let big_endian = (bits >> spare).to_be_bytes();
+        value[..bytes].copy_from_slice(&big_endian[16 - bytes..]);
+        Ok(ParamId(u64::from_le_bytes(value)))
     }
 }
 

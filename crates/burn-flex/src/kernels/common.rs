@@ -2,7 +2,7 @@
 //! checks and window-range arithmetic.
 
 use crate::parallel;
-use burn_std::Element;
+use burn_std::{Element, ToElement};
 
 /// Work (multiply-adds or visited values) below which a kernel stays on one thread.
 pub(crate) const PARALLEL_WORK: usize = 1 << 16;
@@ -10,7 +10,7 @@ pub(crate) const PARALLEL_WORK: usize = 1 << 16;
 /// `value` as an `f64` (the `Element` conversion, spelled out to avoid `ToPrimitive`'s).
 #[inline]
 pub(crate) fn to_f64<T: Element>(value: T) -> f64 {
-    Element::to_f64(value)
+    ToElement::to_f64(&value)
 }
 
 /// The element nearest to `value`.
@@ -28,7 +28,10 @@ pub(crate) fn is_half<T: Element>() -> bool {
 
 /// The values as `f32`.
 pub(crate) fn widen<T: Element>(values: &[T]) -> Vec<f32> {
-    values.iter().map(|&v| Element::to_f64(v) as f32).collect()
+    values
+        .iter()
+        .map(|&v| ToElement::to_f64(&v) as f32)
+        .collect()
 }
 
 /// The `f32` values rounded to `T`.

@@ -3,11 +3,11 @@
 use super::common::{PARALLEL_WORK, check_len, for_each_chunk};
 use crate::element::{FloatElement, IntElement};
 use crate::tensor::{Storable, pool};
-use burn_std::Element;
+use burn_std::ToElement;
 
 /// The row of `index` (found at `position` of the indices), or a panic naming the kernel.
 fn row<I: IntElement>(kernel: &str, index: I, position: usize, rows: usize) -> usize {
-    let i = <I as Element>::to_i64(index);
+    let i = ToElement::to_i64(&index);
     assert!(
         i >= 0 && (i as u64) < rows as u64,
         "{kernel}: expected indices in 0..{rows} (the embedding count), got {i} at position \

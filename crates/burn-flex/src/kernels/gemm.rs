@@ -5,6 +5,7 @@ use super::transpose::transpose;
 use crate::element::FloatElement;
 use crate::parallel;
 use crate::tensor::pool;
+use burn_std::ToElement;
 use gemm::Parallelism;
 
 /// Work (m·k·n) below which a product runs on one thread.
@@ -316,8 +317,8 @@ pub fn gemm_via_f32<T: FloatElement>(
     rhs_strides: [isize; 2],
     dst: &mut [T],
 ) {
-    let lhs32: Vec<f32> = lhs.iter().map(|v| v.to_f32().unwrap_or(f32::NAN)).collect();
-    let rhs32: Vec<f32> = rhs.iter().map(|v| v.to_f32().unwrap_or(f32::NAN)).collect();
+    let lhs32: Vec<f32> = lhs.iter().map(|v| ToElement::to_f32(v)).collect();
+    let rhs32: Vec<f32> = rhs.iter().map(|v| ToElement::to_f32(v)).collect();
     let mut dst32 = vec![0f32; m * n];
     gemm_native(
         m,

@@ -16,7 +16,10 @@ pub fn to<T: Element>(values: &[f64]) -> Vec<T> {
 
 /// Converts elements back to `f64`.
 pub fn back<T: Element>(values: &[T]) -> Vec<f64> {
-    values.iter().map(|&v| Element::to_f64(v)).collect()
+    values
+        .iter()
+        .map(|&v| burn_std::ToElement::to_f64(&v))
+        .collect()
 }
 
 /// The dot product of two equally long vectors.

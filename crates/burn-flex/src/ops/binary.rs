@@ -4,7 +4,7 @@
 use super::arith::{NumElement, max_nan, min_nan};
 use super::map::{map_same, zip_into, zip_same};
 use crate::tensor::FlexTensor;
-use burn_std::{Element, Scalar};
+use burn_std::{Element, Scalar, ToElement};
 use num_traits::Float;
 
 /// Generates a tensor-tensor function and its scalar form for a numeric operation.
@@ -48,8 +48,8 @@ pub fn powi(lhs: FlexTensor, rhs: FlexTensor) -> FlexTensor {
     with_num!(lhs.dtype(), "powi", E => with_int!(rhs.dtype(), "powi (exponent)", I => {
         if E::IS_FLOAT {
             zip_into("powi", &lhs, &rhs, |a: E, b: I| {
-                let b = i32::try_from(Element::to_i64(b)).unwrap_or(i32::MAX);
-                E::from_f64(Element::to_f64(a).powi(b))
+                let b = i32::try_from(ToElement::to_i64(&b)).unwrap_or(i32::MAX);
+                E::from_f64(ToElement::to_f64(&a).powi(b))
             })
         } else {
             zip_into(
@@ -57,7 +57,7 @@ pub fn powi(lhs: FlexTensor, rhs: FlexTensor) -> FlexTensor {
                 &lhs,
                 &rhs,
                 |a: E,
-                b: I| NumElement::pow(a, E::from_i64(Element::to_i64(b))),
+                b: I| NumElement::pow(a, E::from_i64(ToElement::to_i64(&b))),
             )
         }
     }))

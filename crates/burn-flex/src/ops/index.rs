@@ -6,13 +6,13 @@ use super::map::for_each_out_row;
 use super::take::{self, Around};
 use crate::tensor::iter::{for_each_row, zip_assign};
 use crate::tensor::{FlexTensor, Layout, pool};
-use burn_std::{DType, Element, IndexingUpdateOp, Shape};
+use burn_std::{DType, IndexingUpdateOp, Shape, ToElement};
 use std::borrow::Cow;
 
 /// The values of an int tensor as `i64`, row-major.
 pub(crate) fn index_values(op: &str, indices: &FlexTensor) -> Vec<i64> {
     with_int!(indices.dtype(), op, I => {
-        indices.to_vec::<I>().into_iter().map(Element::to_i64).collect()
+        indices.to_vec::<I>().into_iter().map(|i| ToElement::to_i64(&i)).collect()
     })
 }
 

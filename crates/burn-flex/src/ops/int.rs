@@ -3,7 +3,7 @@
 use super::map::{map_same, zip_same};
 use crate::element::IntElement;
 use crate::tensor::FlexTensor;
-use burn_std::{Element, Scalar};
+use burn_std::{Scalar, ToElement};
 
 /// `value << amount`; amounts at or beyond the bit width give 0, negative amounts leave the
 /// value unchanged.
@@ -59,8 +59,8 @@ int_binary! {
     bitwise_and, bitwise_and_scalar, "Bitwise and" => |a, b| a & b;
     bitwise_or, bitwise_or_scalar, "Bitwise or" => |a, b| a | b;
     bitwise_xor, bitwise_xor_scalar, "Bitwise exclusive or" => |a, b| a ^ b;
-    bitwise_left_shift, bitwise_left_shift_scalar, "Left shift" => |a, b| shl(a, Element::to_i64(b));
-    bitwise_right_shift, bitwise_right_shift_scalar, "Right shift (arithmetic for signed types)" => |a, b| shr(a, Element::to_i64(b));
+    bitwise_left_shift, bitwise_left_shift_scalar, "Left shift" => |a, b| shl(a, ToElement::to_i64(&b));
+    bitwise_right_shift, bitwise_right_shift_scalar, "Right shift (arithmetic for signed types)" => |a, b| shr(a, ToElement::to_i64(&b));
 }
 
 /// Bitwise complement of an int tensor.

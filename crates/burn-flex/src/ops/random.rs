@@ -295,7 +295,6 @@ pub(crate) fn seeded() -> std::sync::MutexGuard<'static, ()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use burn_std::Element;
 
     /// One block of `philox4x32-10` through the lane function.
     fn philox(counter: [u32; 4], key: [u32; 2]) -> [u32; 4] {
@@ -350,7 +349,7 @@ mod tests {
 
     fn draw_f64(n: usize, distribution: Distribution, dtype: DType) -> Vec<f64> {
         let t = random([n], distribution, dtype);
-        with_elem!(dtype, E => t.to_vec::<E>().into_iter().map(|v| v.to_f64()).collect())
+        with_elem!(dtype, E => t.to_vec::<E>().into_iter().map(|v| burn_std::ToElement::to_f64(&v)).collect())
     }
 
     #[test]

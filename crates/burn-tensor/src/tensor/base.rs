@@ -266,6 +266,20 @@ impl<const D: usize, K: Basic> Tensor<D, K> {
         Self::from_primitive(K::from_data(data, options.device.dispatch()))
     }
 
+    /// Moves the tensor out of `self`, leaving an empty tensor of shape `[0; D]` on the same
+    /// device in its place.
+    pub fn extract(&mut self) -> Self {
+        let empty = Self::empty([0; D], (&self.device(), self.dtype()));
+        core::mem::replace(self, empty)
+    }
+
+    /// Replaces the tensor with `func` of it, for owned operations on a `&mut` tensor (the
+    /// buffer is reused when nothing else holds it).
+    pub fn inplace<F: FnOnce(Self) -> Self>(&mut self, func: F) {
+        let value = func(self.extract());
+        *self = value;
+    }
+
     /// A tensor with unspecified values.
     pub fn empty<S: Into<Shape>>(shape: S, options: impl Into<TensorCreationOptions>) -> Self {
         let shape = Self::checked_shape("empty", shape.into());

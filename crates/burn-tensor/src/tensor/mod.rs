@@ -25,6 +25,7 @@ mod promote;
 mod quantize;
 mod readout;
 mod select;
+mod serde;
 mod stats;
 mod transaction;
 mod triangle;

@@ -19,7 +19,7 @@ activation_tests! {
     relu: act::relu, f::relu, (-5.0, 5.0), 1.0;
     leaky_relu: |t: Tensor<3>| act::leaky_relu(t, 0.05), |x| f::leaky_relu(x, 0.05), (-5.0, 5.0), 1.0;
     gelu: act::gelu, f::gelu, (-4.0, 4.0), 1.0;
-    gelu_tanh: act::gelu_tanh, f::gelu_tanh, (-4.0, 4.0), 1.0;
+    gelu_approximate: act::gelu_approximate, f::gelu_tanh, (-4.0, 4.0), 1.0;
     sigmoid: act::sigmoid, f::sigmoid, (-8.0, 8.0), 1.0;
     sigmoid_far_tails: act::sigmoid, f::sigmoid, (-40.0, 40.0), 1.0;
     log_sigmoid: act::log_sigmoid, f::log_sigmoid, (-8.0, 8.0), 1.0;
@@ -31,11 +31,27 @@ activation_tests! {
     tanh_activation: act::tanh, f64::tanh, (-4.0, 4.0), 1.0;
     softplus: |t: Tensor<3>| act::softplus(t, 1.0), |x| f::softplus(x, 1.0), (-8.0, 8.0), 1.0;
     softplus_beta: |t: Tensor<3>| act::softplus(t, 2.5), |x| f::softplus(x, 2.5), (-8.0, 8.0), 1.0;
-    softplus_large_inputs: |t: Tensor<3>| act::softplus(t, 1.0), |x| f::softplus(x, 1.0), (20.0, 80.0), 1.0;
+    // The smooth branch alone (no threshold) stays exact far out.
+    softplus_large_inputs: |t: Tensor<3>| act::softplus_with_threshold(t, 1.0, f64::INFINITY), |x| f::softplus(x, 1.0), (20.0, 80.0), 1.0;
     elu: |t: Tensor<3>| act::elu(t, 1.0), |x| f::elu(x, 1.0), (-5.0, 5.0), 1.0;
     elu_alpha: |t: Tensor<3>| act::elu(t, 0.7), |x| f::elu(x, 0.7), (-5.0, 5.0), 1.0;
     relu6: act::relu6, f::relu6, (-3.0, 9.0), 1.0;
     hard_swish: act::hard_swish, f::hard_swish, (-5.0, 5.0), 1.0;
+    celu: |t: Tensor<3>| act::celu(t, 1.5), |x| f::celu(x, 1.5), (-6.0, 6.0), 1.0;
+    celu_large_inputs: |t: Tensor<3>| act::celu(t, 0.5), |x| f::celu(x, 0.5), (-80.0, 80.0), 1.0;
+    selu: act::selu, f::selu, (-6.0, 6.0), 1.0;
+    hardtanh: |t: Tensor<3>| act::hardtanh(t, -1.0, 0.5), |x| x.clamp(-1.0, 0.5), (-3.0, 3.0), 1.0;
+    tanhshrink: act::tanhshrink, f::tanhshrink, (-4.0, 4.0), 1.0;
+    softsign: act::softsign, f::softsign, (-50.0, 50.0), 1.0;
+    // Thresholds exactly representable in every float dtype, so the comparison agrees with
+    // the reference's even for inputs that land on them.
+    threshold: |t: Tensor<3>| act::threshold(t, 0.5, -2.0), |x| f::threshold(x, 0.5, -2.0), (-2.0, 2.0), 1.0;
+    thresholded_relu: |t: Tensor<3>| act::thresholded_relu(t, 0.25), |x| f::threshold(x, 0.25, 0.0), (-2.0, 2.0), 1.0;
+    hard_shrink: |t: Tensor<3>| act::hard_shrink(t, 0.5), |x| f::hard_shrink(x, 0.5), (-2.0, 2.0), 1.0;
+    soft_shrink: |t: Tensor<3>| act::soft_shrink(t, 0.5), |x| f::shrink(x, 0.5, 0.5), (-2.0, 2.0), 1.0;
+    shrink: |t: Tensor<3>| act::shrink(t, 0.75, 0.25), |x| f::shrink(x, 0.75, 0.25), (-2.0, 2.0), 1.0;
+    softplus_threshold: |t: Tensor<3>| act::softplus_with_threshold(t, 2.0, 4.0), |x| f::softplus_with_threshold(x, 2.0, 4.0), (-5.0, 5.0), 1.0;
+    softplus_default_threshold: |t: Tensor<3>| act::softplus(t, 1.0), |x| f::softplus_with_threshold(x, 1.0, act::DEFAULT_SOFTPLUS_THRESHOLD), (10.0, 30.0), 1.0;
 }
 
 #[test]
@@ -147,4 +163,38 @@ fn softmax_rows_sum_to_one_on_long_rows() {
     );
     let got = act::softmax(env.float::<2>(&a), 1);
     env.check("softmax long", got, &a.softmax(1), 1.0);
+}
+
+/// `e^x_i / (1 + Σ e^x_j)` along `dim`: softmax over the line with a zero logit appended.
+fn quiet_softmax_reference(a: &RefArray, dim: usize) -> RefArray {
+    let mut shape = a.shape.clone();
+    shape[dim] = 1;
+    let zeros = RefArray::new(&shape, vec![0.0; shape.iter().product()]);
+    let padded = RefArray::cat(&[a.clone(), zeros], dim).softmax(dim);
+    padded.slice(&range_on(dim, 0, a.shape[dim]))
+}
+
+#[test]
+fn quiet_softmax_large_and_masked_lines() {
+    // A line far above 0 behaves like softmax; an all -inf line (fully masked) gives zeros.
+    let env = Env::new(crate::device());
+    let x = env.round(&RefArray::new(
+        &[2, 3],
+        vec![
+            1000.0,
+            1001.0,
+            1002.0,
+            f64::NEG_INFINITY,
+            f64::NEG_INFINITY,
+            f64::NEG_INFINITY,
+        ],
+    ));
+    // In f32: [0.0900, 0.2447, 0.6652] (torch.softmax) and [0, 0, 0].
+    let got = act::quiet_softmax(env.float::<2>(&x), -1);
+    env.check(
+        "quiet_softmax large/masked",
+        got,
+        &quiet_softmax_reference(&x, 1),
+        1.0,
+    );
 }
