@@ -280,9 +280,11 @@ impl Env {
 /// names the op, the shape, the first differing index, and both values.
 pub fn compare(op: &str, got: &TensorData, expected: &RefArray, rel: f64, abs: f64) {
     assert_eq!(
-        got.shape.dims, expected.shape,
+        got.shape.dims[..],
+        expected.shape[..],
         "{op}: got shape {:?}, expected {:?}",
-        got.shape.dims, expected.shape
+        got.shape.dims,
+        expected.shape
     );
     let values: Vec<f64> = got
         .to_vec::<f64>()

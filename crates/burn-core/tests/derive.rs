@@ -60,7 +60,7 @@ impl ModuleVisitor for Paths {
     }
     fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
         self.found
-            .push((self.stack.join("."), param.lazy_shape().dims.clone()));
+            .push((self.stack.join("."), param.lazy_shape().to_vec()));
     }
 }
 
@@ -114,7 +114,7 @@ fn lazy_parameters_initialize_on_first_use_on_their_current_device() {
         [4].into(),
     );
     assert!(!param.is_initialized());
-    assert_eq!(param.lazy_shape().dims, vec![4]);
+    assert_eq!(param.lazy_shape().dims.to_vec(), vec![4]);
     let param = param.to_device(&Device::flex().autodiff());
     assert!(!param.is_initialized());
     let value = param.val();

@@ -92,7 +92,7 @@ fn chain_matches_the_backend_and_runs_on_read() {
     let c = tensor(&[0.25, 0.5], [1, 2]);
     let before = stats::<Flex>(&FlexDevice);
     let out = F::float_exp(F::float_add(F::float_mul(a, b), c));
-    assert_eq!(out.shape().dims, vec![2, 2]);
+    assert_eq!(out.shape().dims.to_vec(), vec![2, 2]);
     let queued = stats::<Flex>(&FlexDevice);
     assert_eq!(
         queued.fused_ops + queued.single_ops,
@@ -199,7 +199,7 @@ fn data_dependent_shapes_run_at_once() {
     let a = tensor(&[1.0, 0.0, 3.0, 0.0], [2, 2]);
     let mask = F::float_greater_elem(a, Scalar::from(0.5));
     let idx = F::bool_argwhere(mask);
-    assert_eq!(idx.shape().dims, vec![2, 2]);
+    assert_eq!(idx.shape().dims.to_vec(), vec![2, 2]);
 }
 
 #[test]

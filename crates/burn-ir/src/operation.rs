@@ -161,7 +161,8 @@ pub enum OperationIr {
     /// An operation on bool tensors.
     Bool(BoolOperationIr),
     /// A module operation (convolution, pooling, interpolation).
-    Module(ModuleOperationIr),
+    /// Boxed: the convolutions' and pools' options make it the largest group by far.
+    Module(Box<ModuleOperationIr>),
     /// An activation function or its gradient.
     Activation(ActivationOperationIr),
 }
@@ -222,6 +223,11 @@ from_group!(
     Float(FloatOperationIr),
     Int(IntOperationIr),
     Bool(BoolOperationIr),
-    Module(ModuleOperationIr),
     Activation(ActivationOperationIr)
 );
+
+impl From<ModuleOperationIr> for OperationIr {
+    fn from(op: ModuleOperationIr) -> Self {
+        OperationIr::Module(Box::new(op))
+    }
+}

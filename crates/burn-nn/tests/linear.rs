@@ -73,7 +73,7 @@ fn linear_with_constant_weights_and_no_bias() {
 fn linear_parameters_are_lazy_and_built_where_the_module_was_moved() {
     let layer = LinearConfig::new(8, 16).init(&Device::flex());
     assert!(!layer.weight.is_initialized());
-    assert_eq!(layer.weight.lazy_shape().dims, vec![8, 16]);
+    assert_eq!(layer.weight.lazy_shape().dims.to_vec(), vec![8, 16]);
     assert_eq!(layer.num_params(), 8 * 16 + 16);
     let device = Device::flex().autodiff();
     let layer = layer.to_device(&device);

@@ -114,7 +114,7 @@ mod tests {
     #[test]
     fn strict_reads_refuse_another_dtype_and_as_reads_convert() {
         let data = TensorData::new(vec![1.5f32, -2.0], [2]);
-        assert_eq!(data.shape().dims, [2]);
+        assert_eq!(data.shape().dims[..], [2]);
         assert_eq!(data.dtype(), DType::F32);
         assert_eq!(data.try_to_vec::<f32>().unwrap(), [1.5, -2.0]);
         assert!(data.try_to_vec::<f64>().is_err());

@@ -24,7 +24,6 @@ pub trait Element:
     + Copy
     + Debug
     + Display
-    + PartialOrd
     + Default
     + Send
     + Sync

@@ -42,6 +42,6 @@ pub use quantization::{
 };
 pub use scalar::Scalar;
 pub use settings::DeviceSettings;
-pub use shape::Shape;
+pub use shape::{INLINE_DIMS, Shape, ShapeDims, SmallVec};
 pub use slice::{ExpressionError, Slice, SliceArg, SliceIter};
 pub use tolerance::Tolerance;

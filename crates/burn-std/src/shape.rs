@@ -4,12 +4,20 @@ use core::fmt;
 use core::ops::{Deref, DerefMut, Index, IndexMut};
 use core::slice::SliceIndex;
 use serde::{Deserialize, Serialize};
+pub use smallvec::SmallVec;
 
-/// The size of each dimension of a tensor, outermost first.
+/// How many dims a [`Shape`] holds without a heap allocation (as Burn's).
+pub const INLINE_DIMS: usize = 5;
+
+/// The sizes of a shape: inline up to [`INLINE_DIMS`] dims.
+pub type ShapeDims = SmallVec<[usize; INLINE_DIMS]>;
+
+/// The size of each dimension of a tensor, outermost first. Up to [`INLINE_DIMS`] dims live
+/// inline, so making, cloning and comparing shapes costs no allocation.
 #[derive(Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub struct Shape {
     /// The size of each dimension.
-    pub dims: Vec<usize>,
+    pub dims: ShapeDims,
 }
 
 impl Shape {
@@ -40,7 +48,7 @@ impl Shape {
 
     /// The sizes as a vector.
     pub fn to_vec(&self) -> Vec<usize> {
-        self.dims.clone()
+        self.dims.to_vec()
     }
 
     /// Appends a dimension of size `size`.
@@ -90,7 +98,7 @@ impl Shape {
     /// `None` when a pair of sizes differs and neither is 1.
     pub fn broadcast(&self, other: &Shape) -> Option<Shape> {
         let rank = self.num_dims().max(other.num_dims());
-        let mut dims = vec![0; rank];
+        let mut dims = ShapeDims::from_elem(0, rank);
         for (i, out) in dims.iter_mut().enumerate() {
             let a = dim_from_right(&self.dims, rank - 1 - i);
             let b = dim_from_right(&other.dims, rank - 1 - i);
@@ -167,7 +175,7 @@ impl<I: SliceIndex<[usize]>> IndexMut<I> for Shape {
 impl<const D: usize> From<[usize; D]> for Shape {
     fn from(dims: [usize; D]) -> Self {
         Shape {
-            dims: dims.to_vec(),
+            dims: ShapeDims::from_slice(&dims),
         }
     }
 }
@@ -190,6 +198,14 @@ impl<const D: usize> From<[i32; D]> for Shape {
 
 impl From<Vec<usize>> for Shape {
     fn from(dims: Vec<usize>) -> Self {
+        Shape {
+            dims: ShapeDims::from_vec(dims),
+        }
+    }
+}
+
+impl From<ShapeDims> for Shape {
+    fn from(dims: ShapeDims) -> Self {
         Shape { dims }
     }
 }
@@ -197,14 +213,20 @@ impl From<Vec<usize>> for Shape {
 impl From<&[usize]> for Shape {
     fn from(dims: &[usize]) -> Self {
         Shape {
-            dims: dims.to_vec(),
+            dims: ShapeDims::from_slice(dims),
         }
     }
 }
 
 impl From<&Vec<usize>> for Shape {
     fn from(dims: &Vec<usize>) -> Self {
-        Shape { dims: dims.clone() }
+        Shape::from(dims.as_slice())
+    }
+}
+
+impl From<Shape> for Vec<usize> {
+    fn from(shape: Shape) -> Self {
+        shape.dims.into_vec()
     }
 }
 

@@ -50,7 +50,7 @@ impl<'a> Source<'a> {
             .map(|snapshot| {
                 let tensor = SourceTensor {
                     dtype: Ok(snapshot.data.dtype),
-                    shape: snapshot.data.shape.dims.clone(),
+                    shape: snapshot.data.shape.to_vec(),
                     bytes: snapshot.data.as_bytes(),
                 };
                 (snapshot.key.clone(), tensor)

@@ -27,12 +27,17 @@ pub enum Kind {
 
 impl Kind {
     /// The kind's name: `"Float"`, `"Int"` or `"Bool"`.
-    pub const fn as_str(&self) -> &'static str {
-        match self {
-            Self::Float => "Float",
-            Self::Int => "Int",
-            Self::Bool => "Bool",
-        }
+    pub fn as_str(&self) -> &'static str {
+        kind_name(*self)
+    }
+}
+
+/// [`Kind::as_str`] in constant contexts (`TensorKind::NAME`).
+const fn kind_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Float => "Float",
+        Kind::Int => "Int",
+        Kind::Bool => "Bool",
     }
 }
 
@@ -56,7 +61,7 @@ pub trait TensorKind: Clone + Copy + core::fmt::Debug + Default + Send + Sync + 
     /// Which kind this is.
     const KIND: Kind;
     /// The kind's name, for messages.
-    const NAME: &'static str = Self::KIND.as_str();
+    const NAME: &'static str = kind_name(Self::KIND);
     /// The kind's name: `"Float"`, `"Int"` or `"Bool"`.
     fn name() -> &'static str {
         Self::KIND.as_str()
@@ -286,8 +291,9 @@ kind_table! {
         fn sign(tensor: T) -> T => [float_sign, int_sign];
         /// Matrix product.
         fn matmul(lhs: T, rhs: T) -> T => [float_matmul, int_matmul];
-        /// `x ^ n` element-wise for an int exponent tensor.
-        fn powi(lhs: T, rhs: T) -> T => [float_powi, int_powi];
+        /// `x ^ y` element-wise: integer powers for ints, `powf` for floats (as Burn's `powi`,
+        /// whose float exponent tensor need not hold integers).
+        fn powi(lhs: T, rhs: T) -> T => [float_powf, int_powi];
         /// `x ^ n` for an int scalar.
         fn powi_scalar(lhs: T, rhs: Scalar) -> T => [float_powi_scalar, int_powi_scalar];
         /// Clamp to a range.

@@ -27,7 +27,7 @@ pub fn check_layer_norm<B: Backend>(op: &str, x: &FloatTensor<B>, gamma: &FloatT
         .dims
         .last()
         .unwrap_or_else(|| panic!("{op}: expected an input of rank at least 1, got a scalar"));
-    if gamma.shape().dims != [d] {
+    if gamma.shape().dims[..] != [d] {
         panic!(
             "{op}: expected a scale of shape [{d}] for an input of shape {:?}, got {:?}",
             shape.dims,
@@ -154,7 +154,7 @@ pub fn check_batch_norm<B: Backend>(
         );
     }
     let (n, c) = (shape[0], shape[1]);
-    if gamma.shape().dims != [c] {
+    if gamma.shape().dims[..] != [c] {
         panic!(
             "{op}: expected a scale of shape [{c}] for an input of shape {:?}, got {:?}",
             shape.dims,

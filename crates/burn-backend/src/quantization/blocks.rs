@@ -35,7 +35,7 @@ impl BlockGeometry {
         let rank = dims.len();
         let Some(block) = scheme.block_size() else {
             return Self {
-                split: dims,
+                split: dims.to_vec(),
                 inner_axes: (0..rank).collect(),
                 scales_view: vec![1; rank],
                 grid: vec![1],

@@ -333,7 +333,7 @@ mod tests {
         let names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(names, ["a.bias", "b.weight"]);
         assert_eq!(entries[1].data.to_vec::<f32>().unwrap(), [1.0, 2.0, 3.0]);
-        assert_eq!(entries[0].data.shape.dims, [7, 10]);
+        assert_eq!(entries[0].data.shape.dims[..], [7, 10]);
         assert_eq!(entries[0].param_id, Some(7));
         assert_eq!(metadata["producer"], "test");
     }

@@ -5,8 +5,14 @@ use std::sync::OnceLock;
 
 impl CubeDevice {
     /// The WGPU device `kind` names, on the graphics API WGPU settles on for this machine.
-    /// Fails when the machine has no such adapter.
+    /// `DefaultDevice` is the adapter [`CubeDevice::default`] picks (resolved to its kind, so
+    /// both are one device with one client). Fails when the machine has no such adapter.
     pub fn wgpu(kind: WgpuDeviceKind) -> Result<Self, DeviceUnavailable> {
+        if matches!(kind, WgpuDeviceKind::DefaultDevice)
+            && let Some(device) = best_adapter()
+        {
+            return Ok(device);
+        }
         cubecl::Device::wgpu(kind).map(Self::from_cubecl)
     }
 

@@ -149,7 +149,7 @@ fn check_bias(op: &str, x: &CubeTensor, bias: Option<&CubeTensor>, channels: usi
     if let Some(bias) = bias {
         assert_like(op, "a bias", x, bias);
         assert_eq!(
-            bias.shape.dims,
+            bias.shape.dims[..],
             [channels],
             "{op}: expected a bias of shape [{channels}] (one value per output channel), got {:?}",
             bias.shape.dims

@@ -171,7 +171,7 @@ impl DirectProduct {
             &Shape::from(ls[..ls.len() - 2].to_vec()),
             &Shape::from(rs[..rs.len() - 2].to_vec()),
         );
-        let mut sizes = batch.dims.clone();
+        let mut sizes = batch.to_vec();
         sizes.extend([m, n]);
         let rank = sizes.len();
         let lhs = lhs.unsqueeze_to(rank);

@@ -43,7 +43,8 @@ pub(crate) fn assert_like(op: &str, what: &str, x: &CubeTensor, other: &CubeTens
 /// Panics, naming `op` and `what`, unless `tensor` has exactly `shape`.
 pub(crate) fn assert_shape(op: &str, what: &str, tensor: &CubeTensor, shape: &[usize]) {
     assert_eq!(
-        tensor.shape.dims, shape,
+        &tensor.shape.dims[..],
+        shape,
         "{op}: expected {what} of shape {shape:?}, got {:?}",
         tensor.shape.dims
     );

@@ -71,7 +71,7 @@ impl SignedView {
     /// The tensor's own layout.
     fn of(tensor: &CubeTensor) -> Self {
         Self {
-            shape: tensor.shape.dims.clone(),
+            shape: tensor.shape.to_vec(),
             strides: tensor.strides.iter().map(|&s| s as isize).collect(),
             offset: 0,
         }
@@ -259,9 +259,11 @@ pub fn slice_assign(tensor: CubeTensor, slices: &[Slice], value: CubeTensor) -> 
     assert_storage("slice_assign", &tensor.client, tensor.dtype);
     let region = SignedView::of(&tensor).slice("slice_assign", slices);
     assert_eq!(
-        region.shape, value.shape.dims,
+        region.shape[..],
+        value.shape.dims[..],
         "slice_assign: value of shape {:?} for a region of shape {:?}",
-        value.shape.dims, region.shape
+        value.shape.dims,
+        region.shape
     );
     if region.num_elements() == 0 {
         return tensor;

@@ -84,7 +84,7 @@ fn check(
     let out_shape = Shape::from(lhs_shape.to_vec())
         .broadcast(&Shape::from(rhs_shape.to_vec()))
         .unwrap()
-        .dims;
+        .to_vec();
     let n: usize = out_shape.iter().product();
     let expected: Vec<f64> = (0..n)
         .map(|i| {

@@ -102,7 +102,7 @@ pub fn int_tensor(
 /// Reads an integer tensor back exactly, checking its shape and dtype.
 pub fn read_ints(tensor: CubeTensor, shape: &[usize], dtype: DType) -> Vec<i128> {
     let data = tensor.into_data_sync().expect("read back");
-    assert_eq!(data.shape.dims, shape, "shape of the result");
+    assert_eq!(&data.shape.dims[..], shape, "shape of the result");
     assert_eq!(data.dtype, dtype, "dtype of the result");
     per_int_dtype!(dtype, E => bytemuck::cast_slice::<u8, E>(data.as_bytes()).iter().map(|&v| v as i128).collect())
 }
@@ -181,7 +181,7 @@ fn broadcast(
     let out_shape = Shape::from(ls.to_vec())
         .broadcast(&Shape::from(rs.to_vec()))
         .unwrap()
-        .dims;
+        .to_vec();
     let n: usize = out_shape.iter().product();
     let values = (0..n)
         .map(|i| {

@@ -44,7 +44,7 @@ fn every_op_every_dtype_with_broadcasting() {
                 let out_shape = Shape::from(ls.to_vec())
                     .broadcast(&Shape::from(rs.to_vec()))
                     .unwrap()
-                    .dims;
+                    .to_vec();
                 let n: usize = out_shape.iter().product();
                 let expected: Vec<f64> = (0..n)
                     .map(|i| {

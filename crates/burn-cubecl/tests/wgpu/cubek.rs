@@ -12,7 +12,7 @@ fn matmul_reference(a: &[f64], ls: &[usize], b: &[f64], rs: &[usize]) -> (Vec<f6
     let (m, k, n) = (ls[ls.len() - 2], ls[ls.len() - 1], rs[rs.len() - 1]);
     let lb = Shape::from(ls[..ls.len() - 2].to_vec());
     let rb = Shape::from(rs[..rs.len() - 2].to_vec());
-    let batch = lb.broadcast(&rb).unwrap().dims;
+    let batch = lb.broadcast(&rb).unwrap().to_vec();
     let nb: usize = batch.iter().product();
     let mut out = vec![0.0; nb * m * n];
     for bi in 0..nb {

@@ -59,6 +59,10 @@ fn default_is_the_best_adapter() {
         assert_eq!(default, device);
     }
     eprintln!("default device: {default:?} ({:?})", default.kind());
+    // WGPU's `DefaultDevice` names that same adapter (one device, one client), not a second
+    // device WGPU resolves on its own.
+    let named = CubeDevice::wgpu(WgpuDeviceKind::DefaultDevice).expect("an adapter");
+    assert_eq!(named, default);
 }
 
 #[test]

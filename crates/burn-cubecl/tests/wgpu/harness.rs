@@ -166,7 +166,7 @@ pub fn to_f64(data: &TensorData) -> Vec<f64> {
 /// Reads a tensor back, checks its shape and dtype, and returns its values as `f64`.
 pub fn read(tensor: CubeTensor, shape: &[usize], dtype: DType) -> Vec<f64> {
     let data = tensor.into_data_sync().expect("read back");
-    assert_eq!(data.shape.dims, shape, "shape of the result");
+    assert_eq!(&data.shape.dims[..], shape, "shape of the result");
     assert_eq!(data.dtype, dtype, "dtype of the result");
     to_f64(&data)
 }

@@ -20,7 +20,7 @@ fn matmul_reference(
     let batch = Shape::from(ls[..ls.len() - 2].to_vec())
         .broadcast(&Shape::from(rs[..rs.len() - 2].to_vec()))
         .unwrap()
-        .dims;
+        .to_vec();
     let mut out_shape = batch.clone();
     out_shape.extend([m, n]);
     let (lb, rb) = (&ls[..ls.len() - 2], &rs[..rs.len() - 2]);

@@ -44,7 +44,7 @@ fn and_or_with_broadcasting_on_both_stores() {
             let out_shape = Shape::from(ls.to_vec())
                 .broadcast(&Shape::from(rs.to_vec()))
                 .unwrap()
-                .dims;
+                .to_vec();
             let n: usize = out_shape.iter().product();
             let pairs: Vec<(bool, bool)> = (0..n)
                 .map(|i| {

@@ -34,7 +34,7 @@ fn broadcast(shapes: &[&[usize]]) -> Vec<usize> {
         .fold(Shape::from(Vec::<usize>::new()), |acc, s| {
             acc.broadcast(&Shape::from(s.to_vec())).unwrap()
         })
-        .dims
+        .to_vec()
 }
 
 const CASES: [(&[usize], &[usize], &[usize]); 5] = [

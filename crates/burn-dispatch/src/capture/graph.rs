@@ -218,8 +218,8 @@ impl CapturedGraph {
             if got_shape != *shape || !matches_dtype {
                 return Err(CaptureError::InputMismatch {
                     index,
-                    expected: (shape.dims.clone(), *dtype),
-                    got: (got_shape.dims, got_dtype),
+                    expected: (shape.to_vec(), *dtype),
+                    got: (got_shape.to_vec(), got_dtype),
                 });
             }
             if tensor.is_recording() {

@@ -117,7 +117,7 @@ mod tests {
         assert_eq!(data(Flex::bool_any_dim(a.clone(), 1)), vec![true, false]);
         assert_eq!(data(Flex::bool_all(b.clone())), vec![true]);
         let w = Flex::bool_argwhere(a.clone());
-        assert_eq!(w.shape().dims, vec![1, 2]);
+        assert_eq!(w.shape().dims.to_vec(), vec![1, 2]);
         assert_eq!(data(Flex::bool_repeat_dim(b, 0, 2)), vec![true; 4]);
         assert_eq!(
             data(Flex::bool_equal_elem(a, false.into())),

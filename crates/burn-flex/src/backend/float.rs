@@ -324,7 +324,7 @@ mod tests {
         assert_eq!(data(v), vec![1.0, 4.0]);
         assert_eq!(i.dtype(), int_dtype());
         let s = Flex::float_sum_dim(a.clone(), 0);
-        assert_eq!(s.shape().dims, vec![1, 2]);
+        assert_eq!(s.shape().dims.to_vec(), vec![1, 2]);
         assert_eq!(data(s), vec![4.0, 2.0]);
         let m = Flex::float_lower_elem(a.clone(), 0.0.into());
         assert_eq!(m.dtype(), BOOL);
@@ -333,7 +333,7 @@ mod tests {
             vec![1.0, 0.0, 3.0, 4.0]
         );
         let c = Flex::float_cat(vec![a.clone(), a.clone()], 0);
-        assert_eq!(c.shape().dims, vec![4, 2]);
+        assert_eq!(c.shape().dims.to_vec(), vec![4, 2]);
         let wide = Flex::float_cast(a.clone(), FloatDType::F64);
         assert_eq!(Flex::float_add(a, wide).dtype(), burn_backend::DType::F64);
     }

@@ -563,7 +563,7 @@ mod tests {
                 None,
                 options,
             );
-            assert_eq!(fused.shape().dims, vec![2, 2, 3, 5]);
+            assert_eq!(fused.shape().dims.to_vec(), vec![2, 2, 3, 5]);
             assert_close(&fused, &composed);
         }
     }
@@ -596,7 +596,7 @@ mod tests {
         );
         let idx = Flex::int_from_data(TensorData::from([[2i64, 0]]), &FlexDevice);
         let e = Flex::embedding(weights.clone(), idx.clone());
-        assert_eq!(e.shape().dims, vec![1, 2, 2]);
+        assert_eq!(e.shape().dims.to_vec(), vec![1, 2, 2]);
         assert_eq!(e.to_vec::<f32>(), vec![5.0, 6.0, 1.0, 2.0]);
         let g = Flex::embedding_backward(weights, e, idx);
         assert_eq!(g.to_vec::<f32>(), vec![1.0, 2.0, 0.0, 0.0, 5.0, 6.0]);

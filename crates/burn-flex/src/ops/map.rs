@@ -251,7 +251,7 @@ mod tests {
         let lhs_ptr = Storable::as_slice(lhs.buffer()).map(|s: &[f64]| s.as_ptr());
         let rhs = FlexTensor::from_vec(b.clone(), [cols, rows]).transpose();
         let out = zip_same("test", lhs, rhs, |x: f64, y: f64| x - y);
-        assert_eq!(out.shape().dims, vec![rows, cols]);
+        assert_eq!(out.shape().dims.to_vec(), vec![rows, cols]);
         assert_eq!(out.to_vec::<f64>(), expected);
         assert_eq!(
             lhs_ptr,
@@ -282,7 +282,7 @@ mod tests {
         let ta = FlexTensor::from_vec(a.clone(), [rows, cols]).transpose();
         let tb = FlexTensor::from_vec(b.clone(), [cols, 1]);
         let out = zip_into("test", &ta, &tb, |x: f64, y: f64| x - y);
-        assert_eq!(out.shape().dims, vec![cols, rows]);
+        assert_eq!(out.shape().dims.to_vec(), vec![cols, rows]);
         let v = out.to_vec::<f64>();
         for j in 0..cols {
             for i in 0..rows {

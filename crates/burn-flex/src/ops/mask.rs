@@ -169,12 +169,12 @@ mod tests {
     fn argwhere_lists_coordinates() {
         let t = FlexTensor::from_vec(vec![false, true, true, false, false, true], [2, 3]);
         let w = argwhere(t.clone(), DType::I64);
-        assert_eq!(w.shape().dims, vec![3, 2]);
+        assert_eq!(w.shape().dims.to_vec(), vec![3, 2]);
         assert_eq!(w.to_vec::<i64>(), vec![0, 1, 0, 2, 1, 2]);
         let w = argwhere(t.transpose(), DType::I32);
         assert_eq!(w.to_vec::<i32>(), vec![1, 0, 2, 0, 2, 1]);
         let none = argwhere(FlexTensor::from_vec(vec![false; 4], [4]), DType::I64);
-        assert_eq!(none.shape().dims, vec![0, 1]);
+        assert_eq!(none.shape().dims.to_vec(), vec![0, 1]);
     }
 
     #[test]

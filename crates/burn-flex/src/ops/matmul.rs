@@ -269,7 +269,7 @@ mod tests {
         let tb = FlexTensor::from_vec(bt, [1, n, k]).transpose();
         assert!(reads_in_place(&tb));
         let out = matmul(ta, tb);
-        assert_eq!(out.shape().dims, vec![2, m, n]);
+        assert_eq!(out.shape().dims.to_vec(), vec![2, m, n]);
         let got = out.to_vec::<f64>();
         for batch in 0..2 {
             let expected = naive(&a[batch * m * k..(batch + 1) * m * k], &b, m, k, n);
@@ -305,7 +305,7 @@ mod tests {
         let a: Vec<f64> = (0..m * k).map(|p| big[(1 + p % k) * m + p / k]).collect();
         let b: Vec<f64> = (0..k * n).map(|i| (i as f64 * 0.23).cos()).collect();
         let out = matmul(ta, FlexTensor::from_vec(b.clone(), [k, n]));
-        assert_eq!(out.shape().dims, vec![m, n]);
+        assert_eq!(out.shape().dims.to_vec(), vec![m, n]);
         for (g, e) in out.to_vec::<f64>().iter().zip(&naive(&a, &b, m, k, n)) {
             assert!((g - e).abs() < 1e-12);
         }

@@ -38,7 +38,7 @@ pub fn q_matmul(lhs: TensorPrimitive<Flex>, rhs: TensorPrimitive<Flex>) -> Tenso
 fn block_extents(scheme: &QuantScheme, shape: &Shape) -> Vec<usize> {
     match scheme.block_size() {
         Some(block) => block.to_dim_vec(shape.num_dims()),
-        None => shape.dims.clone(),
+        None => shape.to_vec(),
     }
 }
 

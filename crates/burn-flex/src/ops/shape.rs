@@ -164,7 +164,7 @@ mod tests {
         let c = cat(vec![a.clone().transpose(), b.transpose()], 0);
         assert_eq!(c.to_vec::<f32>(), vec![1.0, 3.0, 2.0, 4.0, 5.0, 6.0]);
         let r = repeat_dim(a.clone(), 0, 2);
-        assert_eq!(r.shape().dims, vec![4, 2]);
+        assert_eq!(r.shape().dims.to_vec(), vec![4, 2]);
         assert_eq!(
             r.to_vec::<f32>(),
             vec![1.0, 2.0, 3.0, 4.0, 1.0, 2.0, 3.0, 4.0]
@@ -207,7 +207,7 @@ mod tests {
             let out = cat(inputs, dim);
             let total: usize = sizes.iter().sum();
             let od = shape_of(total);
-            assert_eq!(out.shape().dims, od.to_vec());
+            assert_eq!(out.shape().to_vec(), od.to_vec());
             let got = out.to_vec::<i64>();
             for (pos, &v) in got.iter().enumerate() {
                 let idx = [pos / (od[1] * od[2]), pos / od[2] % od[1], pos % od[2]];

@@ -532,7 +532,11 @@ mod tests {
             ] {
                 let inputs = (0..op.arity()).map(|_| tensor(&[], &shape)).collect();
                 let out = rowwise(op, inputs, dim);
-                assert_eq!(out.shape().dims, shape, "{op:?} of {shape:?} along {dim}");
+                assert_eq!(
+                    out.shape().to_vec(),
+                    shape,
+                    "{op:?} of {shape:?} along {dim}"
+                );
                 assert_eq!(out.num_elements(), 0);
             }
         }

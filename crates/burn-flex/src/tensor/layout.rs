@@ -393,7 +393,7 @@ mod tests {
         assert_eq!(l.strides(), &[12, 4, 1]);
         let t = l.transpose();
         assert!(!t.is_contiguous());
-        assert_eq!(t.shape().dims, vec![2, 4, 3]);
+        assert_eq!(t.shape().dims.to_vec(), vec![2, 4, 3]);
         let p = l.permute(&[2, 0, 1]);
         assert_eq!(p.strides(), &[1, 12, 4]);
         let f = l.flip(&[2]);
@@ -447,7 +447,7 @@ mod tests {
         let e = Layout::contiguous([3, 1]).expand(&Shape::new([2, 3, 4]));
         assert_eq!(e.strides(), &[0, 1, 0]);
         let u = l.unsqueeze(1);
-        assert_eq!(u.shape().dims, vec![4, 1, 6]);
+        assert_eq!(u.shape().dims.to_vec(), vec![4, 1, 6]);
         assert_eq!(u.squeeze(1), l);
     }
 }

@@ -91,9 +91,9 @@ fn records_hold_the_state_tensors_with_shapes() {
     let _ = optim.step(0.1, model, grads);
     let record = optim.to_record();
     let weight = record.get(weight_id).unwrap().tensor("moment_1").unwrap();
-    assert_eq!(weight.shape.dims, vec![2, 2]);
+    assert_eq!(weight.shape.dims.to_vec(), vec![2, 2]);
     let bias = record.get(bias_id).unwrap().tensor("moment_2").unwrap();
-    assert_eq!(bias.shape.dims, vec![3]);
+    assert_eq!(bias.shape.dims.to_vec(), vec![3]);
     // The JSON form holds the bytes as hex.
     let json = serde_json::to_value(&record).unwrap();
     let first = &json["params"][bias_id.val().to_string()]["tensors"][0];

@@ -128,7 +128,7 @@ pub(crate) fn encode(
                 };
                 Encoded {
                     dtype: file_dtype,
-                    shape: data.shape.dims.clone(),
+                    shape: data.shape.to_vec(),
                     bytes: data.into_bytes(),
                 }
             }

@@ -264,7 +264,7 @@ impl Raw {
         Self {
             key: key.into(),
             dtype,
-            shape: data.shape.dims.clone(),
+            shape: data.shape.to_vec(),
             bytes: data.as_bytes().to_vec(),
         }
     }

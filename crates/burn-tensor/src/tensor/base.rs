@@ -434,7 +434,7 @@ mod tests {
         let device = Device::default();
         let float = Tensor::<3>::zeros([2, 3, 4], &device);
         assert_eq!(float.dims(), [2, 3, 4]);
-        assert_eq!(float.dims().to_vec(), float.shape().dims);
+        assert_eq!(float.dims().to_vec(), float.shape().to_vec());
         assert_eq!(Tensor::<1, Int>::arange(0..5, &device).dims(), [5]);
         assert_eq!(float.clone().greater_elem(0.0).dims(), [2, 3, 4]);
         let scheme = crate::quantization::QuantScheme::default()

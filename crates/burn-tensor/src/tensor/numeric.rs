@@ -10,7 +10,7 @@ use super::check;
 use crate::kind::Numeric;
 use crate::{AsIndex, Bool, Device, Tensor};
 use burn_backend::ops::{FloatTensorOps, IntTensorOps};
-use burn_backend::{Distribution, FloatDType, IntDType, Scalar, Shape, TensorMetadata};
+use burn_backend::{Distribution, FloatDType, IntDType, Scalar, Shape};
 use burn_dispatch::Dispatch;
 
 /// Generates tensor-tensor and tensor-scalar arithmetic methods.
@@ -83,11 +83,7 @@ impl<const D: usize, K: Numeric> Tensor<D, K> {
     /// [`powf`](Tensor::powf) for float ones (as in Burn).
     pub fn powi(self, exponent: Self) -> Self {
         let (base, exponent) = Self::binary_operands("powi", self, exponent);
-        Self::from_primitive(if base.dtype().is_float() {
-            Dispatch::float_powf(base, exponent)
-        } else {
-            K::powi(base, exponent)
-        })
+        Self::from_primitive(K::powi(base, exponent))
     }
 
     /// `x ^ exponent` for an integer scalar.

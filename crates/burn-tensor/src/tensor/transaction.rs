@@ -1,7 +1,7 @@
 //! [`Transaction`]: reading several tensors back to the host in one go.
 
 use crate::Tensor;
-use crate::kind::{Kind, Transaction as TransactionKind};
+use crate::kind::{self, Kind};
 use burn_backend::ops::{TransactionOps, TransactionPrimitive};
 use burn_backend::{ExecutionError, TensorData, read_sync};
 use burn_dispatch::Dispatch;
@@ -31,7 +31,7 @@ pub struct Transaction {
 
 impl Transaction {
     /// Adds `tensor` to the tensors read.
-    pub fn register<const D: usize, K: TransactionKind>(mut self, tensor: Tensor<D, K>) -> Self {
+    pub fn register<const D: usize, K: kind::Transaction>(mut self, tensor: Tensor<D, K>) -> Self {
         let primitive = tensor.into_primitive();
         match K::KIND {
             Kind::Float => self.tensors.read_floats.push(primitive),

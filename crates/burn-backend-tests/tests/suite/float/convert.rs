@@ -68,7 +68,7 @@ fn into_data_to_data_and_into_scalar() {
     let a = env.random(&[2, 3], -1.0, 1.0, 243);
     let x = env.float::<2>(&a);
     let data = x.to_data();
-    assert_eq!(data.shape.dims, vec![2, 3], "to_data shape");
+    assert_eq!(data.shape.dims.to_vec(), vec![2, 3], "to_data shape");
     assert_eq!(data.dtype, DType::from(env.dtype), "to_data dtype");
     assert_eq!(data.to_vec::<f64>().unwrap(), a.data, "to_data values");
     let again = x.into_data();
@@ -108,7 +108,7 @@ fn into_data_of_views_is_row_major() {
         );
     }
     let data = env.float::<2>(&a).transpose().into_data();
-    assert_eq!(data.shape.dims, vec![4, 3]);
+    assert_eq!(data.shape.dims.to_vec(), vec![4, 3]);
     assert_eq!(
         data.to_vec::<f64>().unwrap(),
         a.transpose().data,

@@ -352,7 +352,7 @@ fn metadata_of_a_view() {
     assert_eq!(x.dims(), [4, 2, 3], "dims of a permuted strided view");
     assert_eq!(x.rank(), 3);
     assert_eq!(x.num_elements(), 24);
-    assert_eq!(x.shape().dims, vec![4, 2, 3]);
+    assert_eq!(x.shape().dims.to_vec(), vec![4, 2, 3]);
 }
 
 #[test]

@@ -291,7 +291,7 @@ impl<E: Element, const ANY: bool> Reducer<E> for Truth<E, ANY> {
     }
     #[inline(always)]
     fn step(&self, acc: bool, x: E, _: usize) -> bool {
-        let nonzero = x != E::default();
+        let nonzero = !burn_std::ElementEq::eq(&x, &E::default());
         if ANY { acc | nonzero } else { acc & nonzero }
     }
     #[inline(always)]

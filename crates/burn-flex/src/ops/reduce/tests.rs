@@ -15,7 +15,7 @@ fn inputs() -> Vec<(FlexTensor, Vec<usize>, Vec<f64>)> {
         .permute(&[2, 0, 1])
         .flip(&[1])
         .slice(&[Slice::new(0, None, 2)]);
-    let dims = view.shape().dims.clone();
+    let dims = view.shape().to_vec();
     let values = view.to_vec::<f64>();
     vec![dense, (view, dims, values)]
 }
@@ -47,7 +47,7 @@ fn dim_reductions_match_reference() {
             let got = sum_dim(t.clone(), dim);
             let mut shape = dims.clone();
             shape[dim] = 1;
-            assert_eq!(got.shape().dims, shape);
+            assert_eq!(got.shape().to_vec(), shape);
             assert_eq!(
                 got.to_vec::<f64>(),
                 reference_dim(&dims, &values, dim, |l| l.iter().sum())
@@ -70,7 +70,7 @@ fn dim_reductions_match_reference() {
             let (v, i) = min_dim_with_indices(t.clone(), dim, DType::I64);
             let idx: Vec<f64> = i.to_vec::<i64>().into_iter().map(|x| x as f64).collect();
             assert_eq!(idx, expected_idx);
-            assert_eq!(v.shape().dims, shape);
+            assert_eq!(v.shape().to_vec(), shape);
             let expected = reference_dim(&dims, &values, dim, |l| l.iter().product());
             assert_eq!(prod_dim(t.clone(), dim).to_vec::<f64>(), expected);
         }
