@@ -6,6 +6,7 @@
 
 mod bytes;
 pub mod cast;
+mod container;
 mod data;
 mod data_read;
 mod data_serde;
@@ -14,6 +15,7 @@ mod dtype;
 mod element;
 mod error;
 pub mod indexing;
+mod metadata;
 mod options;
 pub mod quantization;
 mod scalar;
@@ -24,6 +26,7 @@ mod tolerance;
 
 pub use bytes::Bytes;
 pub use cast::ToElement;
+pub use container::TensorContainer;
 pub use data::{DataError, TensorData};
 pub use data_read::TensorReadError;
 pub use distribution::{Distribution, DistributionSampler};
@@ -35,6 +38,7 @@ pub use element::{
 pub use error::ExecutionError;
 pub use half::{bf16, f16};
 pub use indexing::{AsIndex, AsSize, ravel_index, wrap_index};
+pub use metadata::{MetadataError, calculate_matmul_output};
 pub use options::*;
 pub use quantization::{
     BlockSize, Calibration, QuantConfig, QuantMode, QuantPropagation, QuantScheme, QuantStore,

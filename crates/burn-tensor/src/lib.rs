@@ -35,9 +35,15 @@ pub use burn_backend::{
     AsIndex, AsSize, BoolDType, BoolStore, Bytes, DType, DataError, DeviceError, DeviceSettings,
     Distribution, Element, ElementAdd, ElementComparison, ElementConversion, ElementEq,
     ElementLimits, ElementOrdered, ElementRandom, ExecutionError, ExpressionError, FloatDType,
-    HardwareKind, IntDType, Scalar, SettingsError, Shape, Slice, SliceArg, SliceIter, TensorData,
-    TensorReadError, Tolerance, bf16, f16, ravel_index, wrap_index,
+    HardwareKind, IntDType, MetadataError, Scalar, SettingsError, Shape, Slice, SliceArg,
+    SliceIter, TensorData, TensorReadError, Tolerance, bf16, calculate_matmul_output, f16,
+    ravel_index, wrap_index,
 };
+
+/// A map of values of any type under ids (a backward pass's gradients, for one).
+pub mod container {
+    pub use burn_backend::TensorContainer;
+}
 /// How an autodiff tensor's operations keep the values their backward steps need.
 pub use burn_dispatch::GradientCheckpointingStrategy;
 /// The gradients of a backward pass, and why a backward pass can be refused.
@@ -53,7 +59,7 @@ pub use shape_macros::{__check_shape_exact, __check_shape_rest};
 pub use tensor::{
     BroadcastArgs, Cast, DEFAULT_ATOL, DEFAULT_RTOL, DimIter, IntoPadding, MovedimArgs,
     PrintOptions, ReshapeArgs, Tensor, TensorCreationOptions, Transaction, ZeroDimPlaceholders,
-    set_print_options,
+    check_closeness, set_print_options,
 };
 
 /// Option structs of the module operations and the backend ops traits.

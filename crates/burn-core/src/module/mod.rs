@@ -6,6 +6,7 @@ mod display;
 mod flag;
 mod group;
 mod param;
+mod param_mapper;
 mod quantize;
 mod traversal;
 
@@ -18,4 +19,5 @@ pub use display::{
 pub use flag::Flag;
 pub use group::{ParamGroup, ParamGroupError, list_param_ids};
 pub use param::{Param, ParamId, Parameter, ParameterValue};
+pub use param_mapper::ParamMapper;
 pub use quantize::Quantizer;

@@ -1,6 +1,7 @@
 //! `Param`: a module's parameter, with a stable id and lazy initialization.
 
 use super::base::{Module, ModuleMapper, ModuleVisitor};
+use super::param_mapper::ParamMapper;
 use burn_tensor::{Bool, Device, Float, Int, Shape, Tensor};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
@@ -105,6 +106,12 @@ pub trait Parameter: ParameterValue {
     fn to_inner(self) -> Self;
     /// The value as a leaf that requires a gradient, or detached.
     fn with_require_grad(self, require_grad: bool) -> Self;
+    /// Whether the value requires a gradient (always `false` for int and bool tensors).
+    fn is_require_grad(&self) -> bool;
+    /// The value requiring a gradient or not (unchanged off autodiff devices).
+    fn set_require_grad(self, require_grad: bool) -> Self;
+    /// The value moved to `device` for loading: detached from any graph when it moves.
+    fn load_to_device(self, device: &Device) -> Self;
 }
 
 impl<const D: usize> ParameterValue for Tensor<D, Float> {}
@@ -134,6 +141,19 @@ impl<const D: usize> Parameter for Tensor<D, Float> {
             self.detach()
         }
     }
+    fn is_require_grad(&self) -> bool {
+        Tensor::is_require_grad(self)
+    }
+    fn set_require_grad(self, require_grad: bool) -> Self {
+        Tensor::set_require_grad(self, require_grad)
+    }
+    fn load_to_device(self, device: &Device) -> Self {
+        if Tensor::device(&self) == *device {
+            self
+        } else {
+            self.to_device(device).detach()
+        }
+    }
 }
 
 /// Int and bool parameters never carry gradients.
@@ -158,6 +178,15 @@ macro_rules! untracked_parameter {
             fn with_require_grad(self, _require_grad: bool) -> Self {
                 self
             }
+            fn is_require_grad(&self) -> bool {
+                false
+            }
+            fn set_require_grad(self, _require_grad: bool) -> Self {
+                self
+            }
+            fn load_to_device(self, device: &Device) -> Self {
+                self.to_device(device)
+            }
         }
     )*};
 }
@@ -168,8 +197,8 @@ untracked_parameter!(Int, Bool);
 type InitFn<T> = Box<dyn FnOnce(&Device, bool) -> T + Send>;
 
 /// How to build a parameter's value on first use.
-struct Lazy<T> {
-    init: InitFn<T>,
+pub(super) struct Lazy<T> {
+    pub(super) init: InitFn<T>,
     device: Device,
     shape: Shape,
 }
@@ -185,6 +214,8 @@ pub struct Param<T: ParameterValue> {
     /// The configured state: for a tensor, whether it requires a gradient; for a [`Flag`],
     /// whether it is enabled in training (a validation copy holds a disabled flag).
     require_grad: bool,
+    /// The save and load transformations.
+    pub(super) mapper: ParamMapper<T>,
 }
 
 impl<T: ParameterValue> Param<T> {
@@ -195,10 +226,11 @@ impl<T: ParameterValue> Param<T> {
             value: OnceLock::from(value),
             lazy: Mutex::new(None),
             require_grad: true,
+            mapper: ParamMapper::default(),
         }
     }
 
-    fn lazy(&self) -> std::sync::MutexGuard<'_, Option<Lazy<T>>> {
+    pub(super) fn lazy(&self) -> std::sync::MutexGuard<'_, Option<Lazy<T>>> {
         self.lazy.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -224,19 +256,25 @@ impl<T: ParameterValue> Param<T> {
         self.value.into_inner().expect("initialized above")
     }
 
-    /// The id and the value.
-    pub fn consume(self) -> (ParamId, T) {
-        let id = self.id;
-        (id, self.into_value())
+    /// The value as stored (the same as [`val`](Self::val): this framework has no
+    /// reparameterizations yet).
+    pub fn base(&self) -> T {
+        self.val()
     }
 
-    /// The parameter with `f` applied to its value (same id and configured state).
+    /// The id, the value and the mappers (see [`from_mapped_value`](Self::from_mapped_value)).
+    pub fn consume(self) -> (ParamId, T, ParamMapper<T>) {
+        let (id, mapper) = (self.id, self.mapper.clone());
+        (id, self.into_value(), mapper)
+    }
+
+    /// The parameter with `f` applied to its value (same id, configured state and mappers).
     pub fn map<F: FnOnce(T) -> T>(self, f: F) -> Self {
         let require_grad = self.require_grad;
-        let (id, value) = self.consume();
+        let (id, value, mapper) = self.consume();
         Self {
             require_grad,
-            ..Self::initialized(id, f(value))
+            ..Self::from_mapped_value(id, f(value), mapper)
         }
     }
 
@@ -280,6 +318,7 @@ impl<T: Parameter> Param<T> {
                 shape,
             })),
             require_grad,
+            mapper: ParamMapper::default(),
         }
     }
 
@@ -347,7 +386,11 @@ impl<T: Parameter> Param<T> {
         let device = self.lazy_device();
         Self {
             require_grad,
-            ..Self::initialized(id, value.to_device_leaf(&device, require_grad))
+            ..Self::from_mapped_value(
+                id,
+                value.to_device_leaf(&device, require_grad),
+                self.mapper.clone(),
+            )
         }
     }
 
@@ -380,6 +423,7 @@ impl<T: ParameterValue> Clone for Param<T> {
             value: OnceLock::from(self.val()),
             lazy: Mutex::new(None),
             require_grad: self.require_grad,
+            mapper: self.mapper.clone(),
         }
     }
 }

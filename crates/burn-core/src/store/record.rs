@@ -270,13 +270,13 @@ impl ModuleVisitor for Collector {
         self.path.pop();
     }
     fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
-        self.record(param, || param.val().into_data());
+        self.record(param, || param.transform_for_save().val().into_data());
     }
     fn visit_int<const D: usize>(&mut self, param: &Param<Tensor<D, Int>>) {
-        self.record(param, || param.val().into_data());
+        self.record(param, || param.transform_for_save().val().into_data());
     }
     fn visit_bool<const D: usize>(&mut self, param: &Param<Tensor<D, Bool>>) {
-        self.record(param, || param.val().into_data());
+        self.record(param, || param.transform_for_save().val().into_data());
     }
 }
 
@@ -350,7 +350,7 @@ macro_rules! load_kind {
             match self.take(&param, || param.val().dtype()) {
                 Some((id, data, dtype)) => {
                     let device = param.lazy_device();
-                    param.replaced(id, Tensor::from_data(data, (&device, dtype)))
+                    param.transform_for_load(Tensor::from_data(data, (&device, dtype)), id)
                 }
                 None => param,
             }

@@ -52,6 +52,18 @@ impl<const D: usize> Tensor<D, Bool> {
         Tensor::from_primitive(Dispatch::bool_argwhere(self.into_primitive()))
     }
 
+    /// [`argwhere`](Self::argwhere) as a future. It resolves on its first poll: the backends
+    /// size the result with a blocking read of the count.
+    pub async fn argwhere_async(self) -> Tensor<2, Int> {
+        self.argwhere()
+    }
+
+    /// [`nonzero`](Self::nonzero) as a future, resolved on its first poll as
+    /// [`argwhere_async`](Self::argwhere_async).
+    pub async fn nonzero_async(self) -> Vec<Tensor<1, Int>> {
+        self.nonzero()
+    }
+
     /// One 1-d int tensor per dim with the coordinates of the true elements (`torch.nonzero`
     /// with `as_tuple=True`).
     pub fn nonzero(self) -> Vec<Tensor<1, Int>> {
