@@ -18,7 +18,7 @@ struct Entry {
     type_name: &'static str,
 }
 
-impl<ID: Hash + Eq + Debug> Default for TensorContainer<ID> {
+impl<ID: Hash + PartialEq + Eq + Debug> Default for TensorContainer<ID> {
     fn default() -> Self {
         Self::new()
     }
@@ -32,7 +32,7 @@ impl<ID: Debug> Debug for TensorContainer<ID> {
     }
 }
 
-impl<ID: Hash + Eq + Debug> TensorContainer<ID> {
+impl<ID: Hash + PartialEq + Eq + Debug> TensorContainer<ID> {
     /// An empty container.
     pub fn new() -> Self {
         Self {

@@ -302,9 +302,9 @@ impl<T: Parameter> Param<T> {
     }
 
     /// A parameter built by `init(device, require_grad)` on first use.
-    pub fn uninitialized(
+    pub fn uninitialized<F: FnOnce(&Device, bool) -> T + Send + Sync + 'static>(
         id: ParamId,
-        init: impl FnOnce(&Device, bool) -> T + Send + 'static,
+        init: F,
         device: Device,
         require_grad: bool,
         shape: Shape,

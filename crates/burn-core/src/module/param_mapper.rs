@@ -64,6 +64,17 @@ impl<T: ParameterValue> core::fmt::Debug for ParamMapper<T> {
 }
 
 impl<T: ParameterValue> Param<T> {
+    /// A parameter holding `value` with the id and the mappers of another one (what a
+    /// [`ModuleMapper`](super::ModuleMapper) rebuilding a parameter from
+    /// [`consume`](Param::consume) passes back).
+    pub fn from_mapped_value(id: ParamId, value: T, mapper: ParamMapper<T>) -> Self {
+        let mut param = Self::initialized(id, value);
+        param.mapper = mapper;
+        param
+    }
+}
+
+impl<T: Parameter> Param<T> {
     /// The parameter, transforming values loaded into it by `func` (after they reach its
     /// device).
     pub fn load_mapper<F: Fn(T) -> T + Send + Sync + 'static>(mut self, func: F) -> Self {
@@ -78,17 +89,6 @@ impl<T: ParameterValue> Param<T> {
         self
     }
 
-    /// A parameter holding `value` with the id and the mappers of another one (what a
-    /// [`ModuleMapper`](super::ModuleMapper) rebuilding a parameter from
-    /// [`consume`](Param::consume) passes back).
-    pub fn from_mapped_value(id: ParamId, value: T, mapper: ParamMapper<T>) -> Self {
-        let mut param = Self::initialized(id, value);
-        param.mapper = mapper;
-        param
-    }
-}
-
-impl<T: Parameter> Param<T> {
     /// The parameter, its initial value transformed by `func`: chained onto the initializer of a
     /// lazy parameter (nothing is computed now), applied at once to a built one.
     pub fn init_mapper<F: Fn(T) -> T + Send + Sync + 'static>(self, func: F) -> Self
