@@ -19,6 +19,7 @@ use burn::tensor::{Device, Distribution, Shape, Tensor};
 /// | `KaimingNormal { gain, fan_out_only }` | `N(0, σ²)`, `σ = gain / √fan` |
 /// | `XavierUniform { gain }` | `U(-a, a)`, `a = gain · √(6 / (fan_in + fan_out))` |
 /// | `XavierNormal { gain }` | `N(0, σ²)`, `σ = gain · √(2 / (fan_in + fan_out))` |
+/// | `Orthogonal { gain }` | `gain · Q`, `Q` a random orthogonal matrix (rank ≥ 2) |
 ///
 /// where `fan` is `fan_out` when `fan_out_only`, else `fan_in` (PyTorch's `mode="fan_out"` /
 /// `"fan_in"`). With `gain = 1/√3`, `KaimingUniform` gives PyTorch's default
@@ -69,6 +70,13 @@ pub enum Initializer {
     },
     /// Xavier (Glorot) normal: `N(0, σ²)` with `σ = gain · √(2 / (fan_in + fan_out))`.
     XavierNormal {
+        /// The gain.
+        gain: f64,
+    },
+    /// `gain` times a random orthogonal matrix, as `torch.nn.init.orthogonal_` (Saxe et al.
+    /// 2013): the first dim is the rows, the others flatten into the columns; a tall matrix
+    /// has orthonormal columns, a wide one orthonormal rows. Needs a rank of 2 or more.
+    Orthogonal {
         /// The gain.
         gain: f64,
     },
@@ -163,6 +171,7 @@ impl Initializer {
             Initializer::XavierNormal { gain } => {
                 normal(gain * (2.0 / xavier_fans(fan_in, fan_out)).sqrt())
             }
+            Initializer::Orthogonal { gain } => crate::orthogonal::orthogonal(shape, gain, device),
         }
     }
 }

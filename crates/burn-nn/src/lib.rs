@@ -27,6 +27,7 @@ mod dropout;
 mod embedding;
 mod initializer;
 mod linear;
+mod orthogonal;
 mod padding;
 mod pos_encoding;
 mod rnn;

@@ -243,3 +243,62 @@ fn layers_pass_pytorch_fans() {
     let max = max_abs(b);
     assert!(max <= 1.0 / 50f64.sqrt() && max > 0.9 / 50f64.sqrt());
 }
+
+/// `a · bᵀ` of two row-major matrices with `k` columns.
+fn gram(a: &[f64], rows: usize, k: usize) -> Vec<f64> {
+    let mut out = vec![0.0; rows * rows];
+    for i in 0..rows {
+        for j in 0..rows {
+            out[i * rows + j] = (0..k).map(|c| a[i * k + c] * a[j * k + c]).sum();
+        }
+    }
+    out
+}
+
+#[test]
+fn orthogonal_has_orthonormal_rows_or_columns_scaled_by_the_gain() {
+    let device = Device::flex();
+    device.seed(5);
+    let gain = 1.5;
+    // Tall (orthonormal columns), wide (orthonormal rows), square, and rank 3 flattened.
+    for (shape, rows, cols) in [([12, 4], 12, 4), ([3, 10], 3, 10), ([6, 6], 6, 6)] {
+        let w: Tensor<2> = Initializer::Orthogonal { gain }.init(shape, &device).val();
+        assert_eq!(w.dims(), shape);
+        let v = values(w);
+        let (g, n) = if rows >= cols {
+            (gram(&transpose(&v, rows, cols), cols, rows), cols)
+        } else {
+            (gram(&v, rows, cols), rows)
+        };
+        for i in 0..n {
+            for j in 0..n {
+                let expected = if i == j { gain * gain } else { 0.0 };
+                assert!(
+                    (g[i * n + j] - expected).abs() < 1e-4,
+                    "{shape:?}: gram[{i}][{j}] = {}",
+                    g[i * n + j]
+                );
+            }
+        }
+    }
+    let w: Tensor<3> = Initializer::Orthogonal { gain: 1.0 }
+        .init([4, 2, 5], &device)
+        .val();
+    let v = values(w);
+    let g = gram(&v, 4, 10);
+    for i in 0..4 {
+        assert!(
+            (g[i * 4 + i] - 1.0).abs() < 1e-4,
+            "row {i} norm² {}",
+            g[i * 4 + i]
+        );
+    }
+}
+
+/// The transpose of a row-major `rows × cols` matrix.
+fn transpose(a: &[f64], rows: usize, cols: usize) -> Vec<f64> {
+    (0..cols)
+        .flat_map(|c| (0..rows).map(move |r| (r, c)))
+        .map(|(r, c)| a[r * cols + c])
+        .collect()
+}
