@@ -4,6 +4,7 @@
 //! functions of `burn::tensor::activation` by their Burn names.
 
 use burn::config::{Config, ConfigError};
+use burn::empty;
 use burn::module::{Module, ParamId};
 use burn::prelude::*;
 use burn::tensor::activation;
@@ -64,7 +65,7 @@ impl core::fmt::Display for Scale {
     }
 }
 
-burn::empty!(Scale);
+empty!(Scale);
 
 #[derive(Module, Debug)]
 struct Scaled {
