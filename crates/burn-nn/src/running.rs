@@ -100,6 +100,13 @@ impl<T: Parameter> core::fmt::Debug for RunningState<T> {
     }
 }
 
+impl<T: Parameter> core::fmt::Display for RunningState<T> {
+    /// `RunningState(id=…)`, with the id as [`ParamId`] prints it.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "RunningState(id={})", self.lock().id)
+    }
+}
+
 impl<const D: usize> Module for RunningState<Tensor<D>> {
     fn visit<V: ModuleVisitor>(&self, visitor: &mut V) {
         visitor.visit_float(&*self.lock());

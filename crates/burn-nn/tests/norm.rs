@@ -298,3 +298,12 @@ fn loaded_running_statistics_stay_untracked_and_are_used() {
         .collect();
     assert_close(&y, &expected, 1e-5);
 }
+
+#[test]
+fn running_state_prints_its_id() {
+    let state = RunningState::new(Tensor::<1>::zeros([3], &Device::default()));
+    assert_eq!(
+        state.to_string(),
+        format!("RunningState(id={})", state.id())
+    );
+}
