@@ -30,7 +30,7 @@ impl<'de> Deserialize<'de> for TensorData {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let wire = WireData::deserialize(deserializer)?;
         TensorData::try_from_bytes(wire.bytes, Shape::from(wire.shape), wire.dtype)
-            .map_err(|e| D::Error::custom(format!("{e:?}")))
+            .map_err(D::Error::custom)
     }
 }
 

@@ -83,15 +83,7 @@ pub fn calculate_matmul_output(lhs: &Shape, rhs: &Shape) -> Result<Shape, Metada
             right: rhs.clone(),
         });
     }
-    let mut out = Shape::from(&lhs[..rank - 2]);
-    for dim in 0..rank - 2 {
-        out[dim] = match (lhs[dim], rhs[dim]) {
-            (a, b) if a == b => a,
-            (1, b) => b,
-            (a, 1) => a,
-            (left, right) => return Err(MetadataError::IncompatibleDims { left, right, dim }),
-        };
-    }
+    let mut out = Shape::from(&lhs[..rank - 2]).try_broadcast(&Shape::from(&rhs[..rank - 2]))?;
     out.push(lhs[rank - 2]);
     out.push(rhs[rank - 1]);
     Ok(out)

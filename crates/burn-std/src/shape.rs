@@ -1,5 +1,6 @@
 //! `Shape`: the sizes of a tensor's dimensions.
 
+use crate::MetadataError;
 use core::fmt;
 use core::ops::{Deref, DerefMut, Index, IndexMut};
 use core::slice::SliceIndex;
@@ -97,19 +98,24 @@ impl Shape {
     /// The shape both `self` and `other` broadcast to (NumPy rules, aligned on the right), or
     /// `None` when a pair of sizes differs and neither is 1.
     pub fn broadcast(&self, other: &Shape) -> Option<Shape> {
+        self.try_broadcast(other).ok()
+    }
+
+    /// [`broadcast`](Self::broadcast), naming the output dim whose sizes do not broadcast.
+    pub fn try_broadcast(&self, other: &Shape) -> Result<Shape, MetadataError> {
         let rank = self.num_dims().max(other.num_dims());
         let mut dims = ShapeDims::from_elem(0, rank);
-        for (i, out) in dims.iter_mut().enumerate() {
-            let a = dim_from_right(&self.dims, rank - 1 - i);
-            let b = dim_from_right(&other.dims, rank - 1 - i);
-            *out = match (a, b) {
+        for (dim, out) in dims.iter_mut().enumerate() {
+            let left = dim_from_right(&self.dims, rank - 1 - dim);
+            let right = dim_from_right(&other.dims, rank - 1 - dim);
+            *out = match (left, right) {
                 (x, y) if x == y => x,
                 (1, y) => y,
                 (x, 1) => x,
-                _ => return None,
+                _ => return Err(MetadataError::IncompatibleDims { left, right, dim }),
             };
         }
-        Some(Shape { dims })
+        Ok(Shape { dims })
     }
 
     /// Iterates over the sizes.

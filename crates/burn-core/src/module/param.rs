@@ -197,8 +197,8 @@ untracked_parameter!(Int, Bool);
 type InitFn<T> = Box<dyn FnOnce(&Device, bool) -> T + Send>;
 
 /// How to build a parameter's value on first use.
-pub(super) struct Lazy<T> {
-    pub(super) init: InitFn<T>,
+struct Lazy<T> {
+    init: InitFn<T>,
     device: Device,
     shape: Shape,
 }
@@ -230,7 +230,7 @@ impl<T: ParameterValue> Param<T> {
         }
     }
 
-    pub(super) fn lazy(&self) -> std::sync::MutexGuard<'_, Option<Lazy<T>>> {
+    fn lazy(&self) -> std::sync::MutexGuard<'_, Option<Lazy<T>>> {
         self.lazy.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -391,6 +391,27 @@ impl<T: Parameter> Param<T> {
                 value.to_device_leaf(&device, require_grad),
                 self.mapper.clone(),
             )
+        }
+    }
+
+    /// Chains `then` onto the lazy initializer (nothing runs now); `false` when the value is
+    /// built already.
+    pub(super) fn chain_init(&self, then: impl FnOnce(T) -> T + Send + 'static) -> bool {
+        let mut lazy = self.lazy();
+        match lazy.take() {
+            Some(Lazy {
+                init,
+                device,
+                shape,
+            }) => {
+                *lazy = Some(Lazy {
+                    init: Box::new(move |device, require_grad| then(init(device, require_grad))),
+                    device,
+                    shape,
+                });
+                true
+            }
+            None => false,
         }
     }
 

@@ -95,16 +95,12 @@ impl<T: Parameter> Param<T> {
     where
         T: Sync,
     {
-        if self.is_initialized() {
-            return self.map(func);
+        let func = Arc::new(func);
+        let chained = Arc::clone(&func);
+        if !self.is_initialized() && self.chain_init(move |value| chained(value)) {
+            return self;
         }
-        let mut lazy = self.lazy();
-        if let Some(lazy) = lazy.as_mut() {
-            let init = core::mem::replace(&mut lazy.init, Box::new(|_, _| unreachable!()));
-            lazy.init = Box::new(move |device, require_grad| func(init(device, require_grad)));
-        }
-        drop(lazy);
-        self
+        self.map(|value| func(value))
     }
 
     /// The parameter holding `value` under `id`, as loading a record builds it: `value` moved to
@@ -113,17 +109,18 @@ impl<T: Parameter> Param<T> {
     pub fn transform_for_load(self, value: T, id: ParamId) -> Self {
         let device = self.lazy_device();
         let value = self.mapper.on_load(value.load_to_device(&device));
-        let mapper = self.mapper.clone();
-        let mut loaded = self.replaced(id, value);
-        loaded.mapper = mapper;
-        loaded
+        self.replaced(id, value)
     }
 
     /// The parameter as saving writes it: its value through the save mapper, same id and
     /// gradient requirement.
     pub fn transform_for_save(&self) -> Self {
-        let value = self.mapper.on_save(self.val());
-        Self::initialized(self.id, value).configured(self.configured_state())
+        Self::initialized(self.id, self.saved_value()).configured(self.configured_state())
+    }
+
+    /// The value as saving writes it: through the save mapper.
+    pub(crate) fn saved_value(&self) -> T {
+        self.mapper.on_save(self.val())
     }
 }
 

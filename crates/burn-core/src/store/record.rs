@@ -270,13 +270,13 @@ impl ModuleVisitor for Collector {
         self.path.pop();
     }
     fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
-        self.record(param, || param.transform_for_save().val().into_data());
+        self.record(param, || param.saved_value().into_data());
     }
     fn visit_int<const D: usize>(&mut self, param: &Param<Tensor<D, Int>>) {
-        self.record(param, || param.transform_for_save().val().into_data());
+        self.record(param, || param.saved_value().into_data());
     }
     fn visit_bool<const D: usize>(&mut self, param: &Param<Tensor<D, Bool>>) {
-        self.record(param, || param.transform_for_save().val().into_data());
+        self.record(param, || param.saved_value().into_data());
     }
 }
 

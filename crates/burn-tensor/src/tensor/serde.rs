@@ -20,7 +20,8 @@ impl<const D: usize, K: Basic> Serialize for Tensor<D, K> {
 }
 
 impl<'de, const D: usize, K: Basic> Deserialize<'de> for Tensor<D, K> {
-    /// Reads [`TensorData`] onto the default device, keeping its dtype.
+    /// Reads [`TensorData`] onto the default device, in its default dtype for the kind (as
+    /// [`Tensor::from_data`] with a device).
     fn deserialize<De: Deserializer<'de>>(deserializer: De) -> Result<Self, De::Error> {
         let data = TensorData::deserialize(deserializer)?;
         if data.shape.num_dims() != D {
@@ -29,8 +30,7 @@ impl<'de, const D: usize, K: Basic> Deserialize<'de> for Tensor<D, K> {
                 data.shape
             )));
         }
-        let dtype = data.dtype;
-        Ok(Tensor::from_data(data, (&Device::default(), dtype)))
+        Ok(Tensor::from_data(data, &Device::default()))
     }
 }
 
@@ -39,7 +39,7 @@ mod tests {
     use crate::{Device, Int, Tensor};
 
     #[test]
-    fn tensors_round_trip_through_json_with_their_dtype() {
+    fn tensors_round_trip_through_json() {
         let device = Device::default();
         let x = Tensor::<2, Int>::from_data([[1, -2], [3, 4]], &device);
         let json = serde_json::to_string(&x).unwrap();
